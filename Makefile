@@ -1,0 +1,41 @@
+# bgcompanion: two commands set everything up on a fresh Debian 12 machine.
+#   make test   installs what is missing (apt, .venv, the project), then runs all checks
+#   make demo   installs, then runs the companion on the embedded demo
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: all install test lint typecheck pytest demo bench clean
+
+all: test
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml scripts/install-system.sh
+	./scripts/install-system.sh
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install
+	$(BIN)/mypy --strict companion/rules calibration
+
+pytest: install
+	$(BIN)/pytest -q
+
+test: lint typecheck pytest
+
+demo: install
+	$(BIN)/bgcompanion run
+
+bench: install
+	$(BIN)/python benchmarks/movegen.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

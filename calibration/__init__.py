@@ -1,0 +1,1 @@
+"""The board frame and the calibration file: schema, geometry, the calibrate tool."""
