@@ -204,13 +204,15 @@ def _why_not(board: _Board, seg: Segment, dice: list[int]) -> str:
         if hi > 6:
             outside = "the bar" if hi == BAR else f"{hi}"
             return f"{move}: {color} cannot bear off with a checker still on {outside}"
-        if src - max(dice) > 0 and src != hi:
-            return f"{move}: {_dice_text(dice)}, too small to bear off from {src}"
-        if src != hi:
+        if src != hi and max(dice) > src:
             return (
                 f"{move}: a die larger than {src} bears off only from the highest point, "
                 f"and {color} has a checker on {hi}"
             )
+        return (
+            f"{move}: {_dice_text(dice)}; a checker bears off with its point's number, "
+            "or with a larger number from the highest point only"
+        )
     distance = src - dst
     if len(set(dice)) == 1:
         reachable = {dice[0] * k for k in range(1, len(dice) + 1)}
