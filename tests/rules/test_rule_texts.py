@@ -367,7 +367,7 @@ def test_die_with_empty_point_must_move_from_higher_point() -> None:
     assert "6/2(2) 5/1(2)" in BEAROFF_6_5_3.legal_plays((4, 4))
 
 
-@rule("003", "If there are no checkers on higher-numbered points, the player is permitted (and")
+@rule("003", "permitted (and required) to remove a checker from the highest point on which")
 def test_larger_die_bears_off_from_the_highest_point() -> None:
     assert plays_text(BEAROFF_3_2, (6, 5)) == {"3/off(2)"}
     # With 22 the checker on 3 cannot get off: 3/1, then a 2 may not bear off from 1 (2 is higher).
@@ -418,7 +418,7 @@ def test_gammon_when_loser_bore_off_none() -> None:
     assert result is not None and result.kind is ResultType.GAMMON and result.multiplier == 2
 
 
-@rule("003", "still has a checker on the bar or in the winner'due south abode board")
+@rule("002", "still has one or more checkers on the bar or in the winner's home board")
 def test_backgammon_with_a_checker_in_the_winners_home_or_on_the_bar() -> None:
     in_home = game_result(_finished({6: 14, 19: 1}))  # black's 19 = white's 6, white's home
     on_bar = game_result(_finished({6: 14, BAR: 1}))
