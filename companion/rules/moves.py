@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import overload
 
-from companion.rules.errors import DiceError, PositionError
+from companion.rules.errors import DiceError, PositionError, RulesError
 from companion.rules.position import BAR, OFF, Position
 
 # One checker moving one die: (from, to, hit), in the mover's numbering;
@@ -252,14 +252,18 @@ class LegalPlays:
         if isinstance(item, Position):
             return self.find(item) is not None
         if isinstance(item, str):
-            from companion.rules.errors import RulesError
-
             try:
-                self.position.parse_play(self.dice, item)
+                self.parse(item)
             except RulesError:
                 return False
             return True
         return False
+
+    def parse(self, text: str) -> Play:
+        """The legal play written as `text`; IllegalPlayError or NotationError saying why not."""
+        from companion.rules.notation import parse_play
+
+        return parse_play(self, text)
 
     def __iter__(self) -> Iterator[Play]:
         return iter(self._load())

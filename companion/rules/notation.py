@@ -12,15 +12,15 @@ and leads to a position in the legal set; otherwise IllegalPlayError says why.
 from __future__ import annotations
 
 import re
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Generator, Iterable
 from itertools import pairwise
 
 from companion.rules.errors import IllegalPlayError, NotationError
 from companion.rules.moves import (
+    LegalPlays,
     Play,
     Step,
     apply_step,
-    check_dice,
     highest_point,
     step_target,
     undo_step,
@@ -112,7 +112,9 @@ def read_segments(text: str) -> list[Segment]:
                     f"{_point_text(src)}/{_point_text(dst)} goes backwards"
                 )
             chain.append((src, dst, hit))
-        segments.extend(chain * count)
+        # "6/5*(2)": the hit mark belongs to one of the copies, not to each.
+        segments.extend(chain)
+        segments.extend([(src, dst, False) for src, dst, _ in chain] * (count - 1))
     if len(segments) > 4 * 4:
         raise NotationError(f"{text!r}: too many moves")
     return segments
@@ -121,60 +123,50 @@ def read_segments(text: str) -> list[Segment]:
 class _Board:
     """Mutable mover/opponent arrays for carrying out written moves."""
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Position, strict: bool = False) -> None:
         self.me = list(position.mover)
         self.opp = list(position.opponent)
         self.color = position.turn
+        # Strict: a landing not marked '*' must not hit. Notation marks every hit,
+        # so "5/2" means 5/4/2 rather than 5/3*/2; a second, lenient pass accepts
+        # plays written without their '*'.
+        self.strict = strict
 
-    def realize(self, seg: Segment, dice: list[int]) -> Generator[list[int], None, None]:
-        """Carries out one written move with some of `dice` in every possible way.
+    def carry_out(
+        self, segments: list[Segment], dice: list[int]
+    ) -> Generator[list[int], None, None]:
+        """Carries out all written moves, in every order and interleaving, one die at a time.
 
-        Yields the dice left after each way, with the board changed; the board is
-        restored when the generator resumes or is closed.
+        Yields the dice left after each complete way, with the board changed; the
+        board is restored when the generator resumes or is closed. Interleaving
+        matters: with two on the bar, `bar/19(2)` enters both before either moves on.
         """
-        src, dst, marked = seg
-        yield from self._walk(src, dst, marked, dice)
-
-    def _walk(self, src: int, dst: int, marked: bool, dice: list[int]) -> Iterator[list[int]]:
-        if not self.me[src]:
+        pending = [(src, dst, marked) for src, dst, marked in segments if src != dst]
+        if not pending:
+            yield dice
             return
         hi = highest_point(self.me)
-        tried: set[int] = set()
-        for i, die in enumerate(dice):
-            if die in tried:
+        for i, (src, dst, marked) in enumerate(pending):
+            if pending.index((src, dst, marked)) != i or not self.me[src]:
                 continue
-            tried.add(die)
-            land = step_target(self.me, self.opp, src, die, hi)
-            if land < 0 or land < dst:
-                continue
-            hit = apply_step(self.me, self.opp, src, land)
-            rest = dice[:i] + dice[i + 1 :]
-            try:
-                if land == dst:
-                    if hit or not marked:
-                        yield rest
-                else:
-                    yield from self._walk(land, dst, marked, rest)
-            finally:
-                undo_step(self.me, self.opp, src, land, hit)
+            for j, die in enumerate(dice):
+                if die in dice[:j]:
+                    continue
+                land = step_target(self.me, self.opp, src, die, hi)
+                if land < 0 or land < dst:
+                    continue
+                hit = apply_step(self.me, self.opp, src, land)
+                try:
+                    # A marked landing must hit; in the strict pass no other may.
+                    allowed = hit if land == dst and marked else not (hit and self.strict)
+                    if allowed:
+                        rest = [*pending[:i], (land, dst, marked), *pending[i + 1 :]]
+                        yield from self.carry_out(rest, dice[:j] + dice[j + 1 :])
+                finally:
+                    undo_step(self.me, self.opp, src, land, hit)
 
     def key(self) -> bytes:
         return bytes(self.me) + bytes(self.opp)
-
-
-def _outcomes(
-    board: _Board, segments: list[Segment], dice: list[int]
-) -> Iterator[tuple[bytes, int]]:
-    """Every (board, dice left) reachable by carrying out all `segments` in some order."""
-    if not segments:
-        yield board.key(), len(dice)
-        return
-    for i, seg in enumerate(segments):
-        if seg in segments[:i]:
-            continue
-        rest = segments[:i] + segments[i + 1 :]
-        for left in board.realize(seg, dice):
-            yield from _outcomes(board, rest, left)
 
 
 def _dice_text(dice: list[int]) -> str:
@@ -227,7 +219,7 @@ def _explain(position: Position, segments: list[Segment], dice: list[int]) -> st
     """Why the written moves cannot all be carried out, taking them in the order written."""
     board = _Board(position)
     for seg in segments:
-        ways = board.realize(seg, dice)
+        ways = board.carry_out([seg], dice)
         left = next(ways, None)
         if left is None:
             return _why_not(board, seg, dice)
@@ -238,12 +230,11 @@ def _explain(position: Position, segments: list[Segment], dice: list[int]) -> st
     return "the moves cannot all be played together with this roll"
 
 
-def parse_play(position: Position, dice: Iterable[int], text: str) -> Play:
+def parse_play(plays: LegalPlays, text: str) -> Play:
     """The legal play written as `text`; IllegalPlayError or NotationError saying why not."""
-    rolled = check_dice(dice)
     segments = read_segments(text)
-    plays = position.legal_plays(rolled)
-    d1, d2 = rolled
+    position = plays.position
+    d1, d2 = plays.dice
     roll = f"{d1}{d2}"
     pool = [d1] * 4 if d1 == d2 else [d1, d2]
     color = position.turn
@@ -258,13 +249,14 @@ def parse_play(position: Position, dice: Iterable[int], text: str) -> Play:
         raise IllegalPlayError(
             f"{text.strip()}: {len(segments)} moves, but {roll} gives {len(pool)}"
         )
-    board = _Board(position)
     most_used = -1
-    for key, left in _outcomes(board, list(segments), list(pool)):
-        most_used = max(most_used, len(pool) - left)
-        play = plays.find(_result(position, key))
-        if play is not None:
-            return play
+    for strict in (True, False):
+        board = _Board(position, strict)
+        for left in board.carry_out(segments, pool):
+            most_used = max(most_used, len(pool) - len(left))
+            play = plays.find(_result(position, board.key()))
+            if play is not None:
+                return play
     if most_used < 0:
         raise IllegalPlayError(_explain(position, segments, list(pool)))
     # Carried out, but not a legal play: too few dice, or the smaller die.

@@ -177,9 +177,7 @@ class Position:
 
     def parse_play(self, dice: Iterable[int], text: str) -> Play:
         """The legal play written as `text`, or IllegalPlayError saying why it is not legal."""
-        from companion.rules.notation import parse_play
-
-        return parse_play(self, dice, text)
+        return self.legal_plays(dice).parse(text)
 
     def winner(self) -> Color | None:
         """The side that has borne off all 15, if any."""

@@ -20,6 +20,7 @@ from companion.rules import (
     OFF,
     WHITE,
     IllegalPlayError,
+    NotationError,
     OpeningRoll,
     Position,
     ResultType,
@@ -210,7 +211,8 @@ def test_checkers_only_move_forward() -> None:
     for dice in ((3, 1), (6, 6), (5, 2)):
         for play in START.legal_plays(dice):
             assert all(dst < src for src, dst, _ in play.steps)
-    assert "backwards" in str(pytest.raises(Exception, START.parse_play, (3, 1), "8/11").value)
+    with pytest.raises(NotationError, match="goes backwards"):
+        START.parse_play((3, 1), "8/11")
 
 
 # --- moving -----------------------------------------------------------------
@@ -381,7 +383,7 @@ def test_bearing_off_is_not_compulsory() -> None:
     assert "6/5 2/off" in texts
 
 
-@rule("004", "If a checker is \"hit\" during the bearoff process, the player must bring that")
+@rule("004", 'If a checker is "hit" during the bearoff process, the player must bring that')
 def test_a_hit_checker_must_come_home_before_bearing_off_again() -> None:
     for play in HOME_BUT_BAR.legal_plays((3, 1)):
         assert all(dst != OFF for _, dst, _ in play.steps)

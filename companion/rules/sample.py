@@ -1,0 +1,56 @@
+"""Random legal games: seeded sources of reachable positions for tests, benchmarks and renders."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from companion.rules.game import OpeningRoll
+from companion.rules.moves import Play
+from companion.rules.position import Position
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a game: the position before it, the roll and the play chosen."""
+
+    position: Position
+    dice: tuple[int, int]
+    play: Play
+
+
+def roll(rng: random.Random) -> tuple[int, int]:
+    return rng.randint(1, 6), rng.randint(1, 6)
+
+
+def random_game(rng: random.Random, max_turns: int = 1000) -> Iterator[Turn]:
+    """A whole game with uniformly random legal plays, from the opening roll to the end."""
+    opening = OpeningRoll(*roll(rng))
+    while opening.first is None:
+        opening = OpeningRoll(*roll(rng))
+    position = opening.position()
+    dice = opening.dice
+    assert position is not None and dice is not None
+    for _ in range(max_turns):
+        plays = position.legal_plays(dice)
+        play = plays[rng.randrange(len(plays))]
+        yield Turn(position, dice, play)
+        position = play.result
+        if position.winner() is not None:
+            return
+        dice = roll(rng)
+
+
+def random_positions(seed: int, count: int, games_cap: int = 10_000) -> list[Position]:
+    """`count` positions (side to move set) from seeded random games, a few per game."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    for _ in range(games_cap):
+        turns = list(random_game(rng))
+        # A few positions per game, from the opening to the bear-off.
+        for turn in rng.sample(turns, min(4, len(turns))):
+            out.append(turn.position)
+            if len(out) == count:
+                return out
+    return out
