@@ -1,0 +1,43 @@
+"""The dependency direction of ARCHITECTURE.md, checked by importing in a clean subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def loaded_modules(module: str) -> set[str]:
+    code = f"import json, sys; import {module}; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(json.loads(out.stdout))
+
+
+def test_rules_import_only_the_standard_library() -> None:
+    modules = loaded_modules("companion.rules")
+    stdlib = set(sys.stdlib_module_names)
+    foreign = {
+        m
+        for m in modules
+        if m.split(".")[0] not in stdlib
+        and not m.startswith("companion.rules")
+        and m not in {"companion", "__main__", "_distutils_hack", "sitecustomize", "usercustomize"}
+        and not m.startswith("_")
+    }
+    assert foreign == set()
+    assert not any(
+        m.startswith("companion.") and not m.startswith("companion.rules") for m in modules
+    )
+
+
+@pytest.mark.parametrize("module", ["vision", "calibration"])
+def test_vision_and_calibration_never_import_companion_flask_or_serial(module: str) -> None:
+    modules = loaded_modules(module)
+    for forbidden in ("companion", "flask", "serial"):
+        assert not any(m == forbidden or m.startswith(forbidden + ".") for m in modules)
+
+
+def test_calibration_does_not_import_vision() -> None:
+    assert "vision" not in loaded_modules("calibration")
