@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from typing import overload
 
 from companion.rules.errors import DiceError, PositionError, RulesError
-from companion.rules.position import BAR, OFF, Position
+from companion.rules.position import BAR, BLACK, OFF, WHITE, Position
 
 # One checker moving one die: (from, to, hit), in the mover's numbering;
 # from = 25 is the bar, to = 0 is off.
@@ -225,14 +225,17 @@ class LegalPlays:
             pos = self.position
             me, opp = list(pos.mover), list(pos.opponent)
             self._dice_used, found = generate(me, opp, self.dice)
-            plays = []
-            after = pos.turn.opponent
-            for key, steps in found.items():
-                mover, other = tuple(key[:26]), tuple(key[26:])
-                result = Position.from_sides(mover, other, pos.turn).with_turn(after)
-                plays.append(Play(pos, steps, result))
-            self._plays = plays
-            self._by_result = {p.result: p for p in plays}
+            make = Position._trusted
+            if pos.turn is WHITE:
+                self._plays = [
+                    Play(pos, steps, make(tuple(key[:26]), tuple(key[26:]), BLACK))
+                    for key, steps in found.items()
+                ]
+            else:
+                self._plays = [
+                    Play(pos, steps, make(tuple(key[26:]), tuple(key[:26]), WHITE))
+                    for key, steps in found.items()
+                ]
         return self._plays
 
     @property
@@ -243,7 +246,8 @@ class LegalPlays:
 
     def find(self, result: Position) -> Play | None:
         """The legal play that leads to `result`, if any (the side to move is ignored)."""
-        self._load()
+        if not self._by_result:
+            self._by_result = {p.result: p for p in self._load()}
         return self._by_result.get(result.with_turn(self.position.turn.opponent))
 
     def __contains__(self, item: object) -> bool:

@@ -74,6 +74,15 @@ class Position:
 
     # --- construction -------------------------------------------------
     @classmethod
+    def _trusted(cls, white: Board, black: Board, turn: Color) -> Position:
+        """Without checks: for boards the engine itself made from a valid position."""
+        self = object.__new__(cls)
+        object.__setattr__(self, "white", white)
+        object.__setattr__(self, "black", black)
+        object.__setattr__(self, "turn", turn)
+        return self
+
+    @classmethod
     def start(cls, turn: Color = WHITE) -> Position:
         """The starting position: 2 on the 24, 5 on the 13, 3 on the 8, 5 on the 6."""
         return cls(_START, _START, turn)
