@@ -167,6 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
     lm.add_argument("--json", action="store_true", help="machine-readable output")
     lm.set_defaults(func=cmd_legal_moves)
 
+    from companion import cli_match
+
+    cli_match.add_parser(sub)
+    sub.choices["match"].set_defaults(func=cli_match.cmd_match)
+
     run = sub.add_parser("run", help="the live companion (not built yet)")
     run.set_defaults(func=cmd_run)
     return parser

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from companion.rules.game import OpeningRoll
+from companion.rules.match import Action, Match, Phase
 from companion.rules.moves import Play
 from companion.rules.position import Position
 
@@ -54,3 +55,48 @@ def random_positions(seed: int, count: int, games_cap: int = 10_000) -> list[Pos
             if len(out) == count:
                 return out
     return out
+
+
+def random_actions(rng: random.Random, match: Match, cube_actions: bool = True) -> Iterator[Action]:
+    """Random legal actions for `match` until it is over, applying each as it goes.
+
+    Doubles, takes, drops, beavers, resignations and rerolls appear now and then,
+    so that every part of the state machine is exercised.
+    """
+    while match.phase != Phase.MATCH_OVER:
+        allowed = match.allowed()
+        if match.phase == Phase.OPENING:
+            action: Action = {
+                "type": "opening",
+                "white": rng.randint(1, 6),
+                "black": rng.randint(1, 6),
+            }
+        elif match.phase == Phase.ROLL:
+            if cube_actions and "double" in allowed and rng.random() < 0.08:
+                action = {"type": "double"}
+            elif rng.random() < 0.005:
+                action = {"type": "resign", "level": rng.randint(1, 3)}
+            else:
+                action = {"type": "roll", "dice": list(roll(rng))}
+        elif match.phase == Phase.MOVE:
+            if rng.random() < 0.01:
+                action = {
+                    "type": "reroll",
+                    "reasons": [rng.choice(["cocked", "wrong_section", "early"])],
+                }
+            else:
+                assert match.dice is not None
+                plays = match.position.legal_plays(match.dice)
+                action = {"type": "play", "play": str(plays[rng.randrange(len(plays))])}
+        elif match.phase in (Phase.DOUBLED, Phase.BEAVERED):
+            r = rng.random()
+            if "beaver" in allowed and r < 0.15:
+                action = {"type": "beaver"}
+            else:
+                action = {"type": "take" if r < 0.75 else "drop"}
+        elif match.phase == Phase.RESIGNED:
+            action = {"type": "accept" if rng.random() < 0.7 else "reject"}
+        else:
+            action = {"type": "accept"}
+        match.apply(action)
+        yield action

@@ -1,0 +1,263 @@
+"""`bgcompanion match --db FILE <command>`: run a match by hand, one command per call.
+
+The state lives in the SQLite match file; each call folds its events, checks
+the command against the rules and records it. An illegal command changes
+nothing and gets one line saying why (exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.rules import gnubg_id, xgid
+from companion.rules.mat import export_mat, import_mat
+from companion.rules.match import Action, Match, MatchRules, match_info
+from companion.store import Store, StoreError
+
+COMMANDS = (
+    "new, opening W B, roll 53, play TEXT, reroll [REASON...], double, take, drop, beaver, "
+    "resign 1|2|3, accept, reject, undo, show, export --mat FILE, import FILE"
+)
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "match",
+        help="run a match by hand, the state kept in a SQLite file",
+        description=f"Commands: {COMMANDS}.",
+    )
+    p.add_argument("--db", required=True, help="the match file (created if missing)")
+    p.add_argument("--match", type=int, help="which match in the file (default: the latest)")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+    cmds = p.add_subparsers(dest="match_command", metavar="COMMAND", required=True)
+
+    new = cmds.add_parser("new", help="start a match (or a money session)")
+    new.add_argument("--length", type=int, default=7, help="match length in points (default 7)")
+    new.add_argument("--money", action="store_true", help="a money session instead of a match")
+    new.add_argument(
+        "--jacoby",
+        action="store_true",
+        help="money: gammons count single unless the cube was turned",
+    )
+    new.add_argument("--beavers", action="store_true", help="money: beavers allowed")
+    new.add_argument(
+        "--auto-doubles", type=int, default=0, metavar="N", help="money: automatic doubles per game"
+    )
+    new.add_argument(
+        "--no-crawford", action="store_true", help="match: play without the Crawford rule"
+    )
+    new.add_argument("--dice-on-checker", choices=["reroll", "allowed"], default="reroll")
+    new.add_argument("--white", default="White", help="white's name")
+    new.add_argument("--black", default="Black", help="black's name")
+
+    opening = cmds.add_parser("opening", help="the opening roll: white's die, black's die")
+    opening.add_argument("white", type=int)
+    opening.add_argument("black", type=int)
+    roll = cmds.add_parser("roll", help="the player on roll's dice, e.g. 53")
+    roll.add_argument("dice")
+    play = cmds.add_parser("play", help="the play in standard notation, e.g. '13/8 13/10'")
+    play.add_argument("text", nargs="?", default="")
+    reroll = cmds.add_parser("reroll", help="void the roll (cocked, wrong_section, early, ...)")
+    reroll.add_argument("reasons", nargs="*", default=["cocked"])
+    for name, text in (
+        ("double", "offer the cube"),
+        ("take", "take the double"),
+        ("drop", "pass the double"),
+        ("beaver", "take and redouble at once (money, beavers on)"),
+        ("accept", "accept the resignation or the illegal play"),
+        ("reject", "reject the resignation, or require a legal play"),
+        ("undo", "cancel the latest action"),
+        ("show", "the board, cube, score and what is allowed now"),
+    ):
+        cmds.add_parser(name, help=text)
+    resign = cmds.add_parser("resign", help="offer to resign: 1 single, 2 gammon, 3 backgammon")
+    resign.add_argument("level", type=int, choices=[1, 2, 3])
+    export = cmds.add_parser("export", help="write the match as a .mat file")
+    export.add_argument("--mat", required=True, help="the .mat file to write")
+    imp = cmds.add_parser("import", help="read a .mat file into a new match in the file")
+    imp.add_argument("file")
+
+
+def _dice(text: str) -> list[int]:
+    digits = [c for c in text if c.isdigit()]
+    if len(digits) != 2:
+        from companion.rules import DiceError
+
+        raise DiceError(f"dice {text!r}: expected two numbers 1-6, e.g. 53")
+    return [int(d) for d in digits]
+
+
+def _action(args: argparse.Namespace) -> Action:
+    c = args.match_command
+    if c == "opening":
+        return {"type": "opening", "white": args.white, "black": args.black}
+    if c == "roll":
+        return {"type": "roll", "dice": _dice(args.dice)}
+    if c == "play":
+        return {"type": "play", "play": args.text}
+    if c == "reroll":
+        return {"type": "reroll", "reasons": args.reasons}
+    if c == "resign":
+        return {"type": "resign", "level": args.level}
+    return {"type": c}
+
+
+def _describe(event: Action) -> str:
+    t, who = event["type"], event.get("player", "")
+    if t == "opening":
+        if event.get("again"):
+            return f"opening roll {event['white']}-{event['black']}: equal, roll again"
+        return (
+            f"opening roll white {event['white']}, black {event['black']}: {event['first']} starts"
+        )
+    if t == "roll":
+        return f"{who} rolls {event['dice'][0]}{event['dice'][1]}"
+    if t == "play":
+        return f"{who} plays {event['play'] or '(no legal play)'}"
+    if t == "game_over":
+        s = event["score"]
+        return (
+            f"game over: {event['winner']} wins {event['points']} point"
+            f"{'s' * (event['points'] != 1)} ({event['result']}); "
+            f"score white {s['white']}, black {s['black']}"
+        )
+    if t == "match_over":
+        return f"match over: {event['winner']} wins"
+    if t in ("double", "beaver"):
+        return f"{who} {t}s to {event['cube']}"
+    if t in ("take", "drop"):
+        return f"{who} {t}s"
+    if t == "resign":
+        return f"{who} offers to resign ({['', 'single', 'gammon', 'backgammon'][event['level']]})"
+    if t == "reroll":
+        return f"{who} must roll again ({', '.join(event['reasons'])})"
+    return t.replace("_", " ") + (f": {event['what'].replace('_', ' ')}" if "what" in event else "")
+
+
+def show_text(match: Match, match_id: int) -> str:
+    info = match_info(match)
+    rules, s = match.rules, match.summary()
+    kind = f"{rules.length}-point match" if rules.length else "money session"
+    lines = [str(match.position), ""]
+    lines.append(
+        f"match {match_id}: {kind}, game {s['game']}"
+        + (
+            " (Crawford game)"
+            if s["crawford"]
+            else " (post-Crawford)"
+            if s["post_crawford"] and rules.length
+            else ""
+        )
+    )
+    score = s["score"]
+    lines.append(
+        f"score: {rules.white} (white) {score['white']}, {rules.black} (black) {score['black']}"
+    )
+    owner = s["cube"]["owner"] or "centred"
+    lines.append(
+        f"cube: {match.cube} ({owner})" + (" - a double is offered" if s["cube"]["offered"] else "")
+    )
+    dice = f", dice {s['dice'][0]}{s['dice'][1]}" if s["dice"] else ""
+    allowed = ", ".join(s["allowed"]) or "nothing"
+    lines.append(f"phase: {s['phase']}{dice}; to act: {s['acting'] or '-'}; allowed: {allowed}")
+    if s["winner"]:
+        lines.append(f"{s['winner']} has won the match")
+    lines.append(f"{xgid(match.position, info)}")
+    lines.append(f"GNUbg ID: {gnubg_id(match.position, info)}")
+    return "\n".join(lines)
+
+
+def cmd_match(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    with Store(args.db) as store:
+        c = args.match_command
+        if c == "new":
+            rules = MatchRules(
+                length=0 if args.money else args.length,
+                jacoby=args.jacoby,
+                beavers=args.beavers,
+                auto_doubles=args.auto_doubles,
+                crawford=not args.no_crawford,
+                dice_on_checker=args.dice_on_checker,
+                white=args.white,
+                black=args.black,
+            )
+            if not args.money and rules.length < 1:
+                raise StoreError("--length must be at least 1 (or use --money)")
+            match_id = store.create_match(rules)
+            return _report(
+                args, stdout, store, match_id, [{"type": "match_created", "match": match_id}]
+            )
+        if c == "import":
+            try:
+                text = Path(args.file).read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError) as e:
+                raise StoreError(f"{args.file}: cannot read ({e})") from None
+            rules, actions = import_mat(text)
+            match_id = store.create_match(rules)
+            for action in actions:
+                store.apply(match_id, action)
+            return _report(
+                args,
+                stdout,
+                store,
+                match_id,
+                [{"type": "imported", "match": match_id, "actions": len(actions)}],
+            )
+        selected: int | None = args.match or store.latest_match()
+        if selected is None:
+            raise StoreError(f"{args.db}: no match yet (start one with: match --db {args.db} new)")
+        match_id = selected
+        if c == "show":
+            return _report(args, stdout, store, match_id, [])
+        if c == "export":
+            text = export_mat(store.load(match_id))
+            try:
+                Path(args.mat).write_text(text, encoding="utf-8")
+            except OSError as e:
+                raise StoreError(f"{args.mat}: cannot write ({e})") from None
+            return _report(args, stdout, store, match_id, [{"type": "exported", "file": args.mat}])
+        events = store.apply(match_id, _action(args))
+        return _report(args, stdout, store, match_id, events)
+
+
+def _report(
+    args: argparse.Namespace, stdout: TextIO, store: Store, match_id: int, events: list[Action]
+) -> int:
+    match = store.load(match_id)
+    if args.json:
+        info = match_info(match)
+        state = {
+            **match.summary(),
+            "match_id": match_id,
+            "xgid": xgid(match.position, info),
+            "gnubg_id": gnubg_id(match.position, info),
+        }
+        json.dump({"events": events, "state": state}, stdout)
+        stdout.write("\n")
+        return 0
+    if args.match_command == "show":
+        print(show_text(match, match_id), file=stdout)
+        return 0
+    for event in events:
+        if event["type"] == "match_created":
+            print(f"match {event['match']} created in {args.db}", file=stdout)
+        elif event["type"] == "imported":
+            print(
+                f"imported {args.file} as match {event['match']} ({event['actions']} actions)",
+                file=stdout,
+            )
+        elif event["type"] == "exported":
+            print(f"wrote {event['file']}", file=stdout)
+        else:
+            print(_describe(event), file=stdout)
+    allowed = ", ".join(match.allowed()) or "nothing (the match is over)"
+    print(f"next: {match.acting or 'opening roll'} - {allowed}", file=stdout)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit("use: bgcompanion match ...")
