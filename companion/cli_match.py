@@ -76,6 +76,9 @@ def add_parser(sub: Any) -> None:
         cmds.add_parser(name, help=text)
     resign = cmds.add_parser("resign", help="offer to resign: 1 single, 2 gammon, 3 backgammon")
     resign.add_argument("level", type=int, choices=[1, 2, 3])
+    resign.add_argument(
+        "--player", choices=["white", "black"], help="who resigns (default: on roll)"
+    )
     export = cmds.add_parser("export", help="write the match as a .mat file")
     export.add_argument("--mat", required=True, help="the .mat file to write")
     imp = cmds.add_parser("import", help="read a .mat file into a new match in the file")
@@ -102,7 +105,7 @@ def _action(args: argparse.Namespace) -> Action:
     if c == "reroll":
         return {"type": "reroll", "reasons": args.reasons}
     if c == "resign":
-        return {"type": "resign", "level": args.level}
+        return {"type": "resign", "level": args.level, "player": args.player}
     return {"type": c}
 
 

@@ -3,8 +3,10 @@
 # Idempotent: does nothing (and needs no root) when everything is present.
 set -euo pipefail
 
-# Debian packages, one per line. Later parts (firmware, browser tests) add theirs.
-packages=()
+# Debian packages the tests need. Later parts (firmware, browser tests) add theirs.
+packages=(
+  gnubg  # GNU Backgammon: the tests check that it imports our .mat exports
+)
 # Debian's python3 ships venv without ensurepip; python3-venv brings it.
 python3 -c 'import ensurepip, venv' 2>/dev/null || packages+=(python3-venv)
 

@@ -259,9 +259,10 @@ def _apply(match: Match, action: Action, color: Color, number: int) -> list[Acti
             return []
         # A game still in play: the other player resigned (single, gammon or backgammon).
         level = 1 if points <= match.cube else 2 if points <= 2 * match.cube else 3
-        if match.acting is not color.opponent:
-            raise MatError(f"{color.opponent} resigns, but {match.acting} is to act")
-        done: list[Action] = [{"type": "resign", "level": level}, {"type": "accept"}]
+        done: list[Action] = [
+            {"type": "resign", "level": level, "player": color.opponent},
+            {"type": "accept"},
+        ]
         for a in done:
             match.apply(a)
         if match.games[number - 1].points != points:

@@ -250,6 +250,8 @@ class Match:
         if self.phase == Phase.MATCH_OVER:
             raise MatchError("the match is over")
         if kind not in self.allowed():
+            if kind == "double":
+                raise MatchError(f"cannot double: {self.can_double()}")
             whom = f" ({self.acting} to act)" if self.acting else ""
             raise MatchError(f"cannot {kind.replace('_', ' ')} now: {self._situation()}{whom}")
         events: list[Action] = []
@@ -429,11 +431,18 @@ class Match:
         return {"type": "drop", "player": dropper, "cube": self.cube}
 
     def _do_resign(self, a: Action, trusted: bool, events: list[Action]) -> Action:
+        """Either player may offer to resign during play (default: the player on roll)."""
         level = a.get("level")
         if level not in (1, 2, 3):
             raise MatchError("resign 1 (single), 2 (gammon) or 3 (backgammon)")
+        try:
+            player = Color(a.get("player") or self.on_roll)
+        except ValueError:
+            raise MatchError(
+                f"resign: player must be white or black, not {a.get('player')!r}"
+            ) from None
         self.resumed_phase = self.phase
-        self.pending = self.on_roll
+        self.pending = player
         self.resign_level = level
         self.phase = Phase.RESIGNED
         return {
