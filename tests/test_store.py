@@ -134,15 +134,17 @@ def test_kill_minus_9_at_random_moments_loses_no_acknowledged_event(tmp_path: Pa
         )
         assert writer.stdout is not None
         wait_for = rng.randint(1, 25)
+        seen: list[str] = []
         for line in writer.stdout:
+            seen += line.split()
             wait_for -= line.startswith("ack")
             if wait_for == 0 or line.startswith("done"):
                 break
         writer.send_signal(signal.SIGKILL)
         writer.wait(timeout=30)
-        rest = writer.stdout.read().split()  # what it printed before it died
+        seen += writer.stdout.read().split()  # everything it printed before it died
         writer.stdout.close()
-        acks = [int(rest[i + 1]) for i, word in enumerate(rest) if word == "ack"]
+        acks = [int(seen[i + 1]) for i, word in enumerate(seen) if word == "ack"]
         kills += 1
         with Store(db) as store:
             match_id = store.latest_match()
