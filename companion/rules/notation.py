@@ -172,6 +172,8 @@ class _Board:
 def _dice_text(dice: list[int]) -> str:
     if not dice:
         return "no dice are left"
+    if len(dice) == 1:
+        return f"the die left is {dice[0]}"
     return "the dice left are " + " and ".join(str(d) for d in sorted(dice, reverse=True))
 
 
@@ -186,7 +188,7 @@ def _why_not(board: _Board, seg: Segment, dice: list[int]) -> str:
         where = "on the bar" if src == BAR else f"on {src}"
         return f"{move}: {color} has no checker {where}"
     if not dice:
-        return f"{move}: no dice are left for it"
+        return f"{move}: the moves written before it already use the whole roll"
     if dst > 0 and opp[BAR - dst] >= 2:
         return f"{move}: point {dst} is blocked ({other} has {opp[BAR - dst]} checkers there)"
     if marked and dst > 0 and opp[BAR - dst] == 0:

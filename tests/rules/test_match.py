@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.rules import BLACK, WHITE, Position
 from companion.rules.ids import match_id
 from companion.rules.match import Match, MatchError, MatchRules, Phase, match_info
+from companion.rules.sample import random_actions
 from tests.rules.test_rule_texts import rule
 
 
@@ -314,3 +318,33 @@ def test_illegal_actions_say_why_and_change_nothing(action: dict[str, Any], mess
     with pytest.raises(Exception, match=message):
         match.apply(action)
     assert match.summary() == before
+
+
+@given(st.integers(0, 100_000), st.sampled_from([0, 1, 3, 5, 9]), st.booleans())
+def test_random_legal_actions_keep_the_score_consistent(
+    seed: int, length: int, options: bool
+) -> None:
+    """The score is always the sum of the games' results; the cube and Crawford stay lawful."""
+    money = length == 0
+    rules = MatchRules(
+        length=length,
+        jacoby=money and options,
+        beavers=money and options,
+        auto_doubles=2 if money and options else 0,
+    )
+    match = Match(rules)
+    for i, _ in enumerate(random_actions(random.Random(seed), match)):
+        finished = [g for g in match.games if g.winner is not None]
+        for color in (WHITE, BLACK):
+            assert match.score[color] == sum(g.points for g in finished if g.winner is color)
+        assert match.cube >= 1 and match.cube & (match.cube - 1) == 0
+        if match.crawford:
+            assert "double" not in match.allowed() and match.cube_owner is None
+        if money and i > 400:
+            break
+    if length:
+        assert match.over and match.winner is not None
+        assert match.score[match.winner] >= length
+        assert max(match.score.values()) - max(g.points for g in match.games if g.winner) < length
+        crawfords = [g for g in match.games if g.crawford]
+        assert len(crawfords) <= 1

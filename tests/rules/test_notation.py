@@ -130,7 +130,7 @@ def test_unreadable_text_is_a_notation_error(text: str, message: str) -> None:
         (START, (6, 5), "13/7 13/8*", "no black blot on 8 to hit"),
         (START, (5, 1), "6/1 8/7", "point 1 is blocked (black has 2 checkers there)"),
         (START, (6, 5), "13/9 13/8", "13/9 is 4 pips, but the dice left are 6 and 5"),
-        (START, (3, 1), "13/9 24/23", "no dice are left for it"),
+        (START, (3, 1), "13/9 24/23", "24/23: the moves written before it already use the whole"),
         (START, (6, 5), "6/off 24/18", "cannot bear off with a checker still on 24"),
         (
             ONE_ON_BAR,
