@@ -49,9 +49,9 @@ def _as_board(values: Iterable[Any], side: str) -> Board:
         raise PositionError(
             f"{side}: expected 26 numbers (off, points 1-24, bar), got {len(board)}"
         )
-    for i, v in enumerate(board):
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise PositionError(f"{side}[{i}]: expected a whole number, got {v!r}")
+    if set(map(type, board)) != {int}:  # exact ints: no bools, floats or strings
+        i, v = next((i, v) for i, v in enumerate(board) if type(v) is not int)
+        raise PositionError(f"{side}[{i}]: expected a whole number, got {v!r}")
     return board
 
 

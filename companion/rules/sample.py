@@ -57,7 +57,9 @@ def random_positions(seed: int, count: int, games_cap: int = 10_000) -> list[Pos
     return out
 
 
-def random_actions(rng: random.Random, match: Match, cube_actions: bool = True) -> Iterator[Action]:
+def random_actions(
+    rng: random.Random, match: Match, cube_actions: bool = True, double_rate: float = 0.08
+) -> Iterator[Action]:
     """Random legal actions for `match` until it is over, applying each as it goes.
 
     Doubles, takes, drops, beavers, resignations and rerolls appear now and then,
@@ -72,7 +74,7 @@ def random_actions(rng: random.Random, match: Match, cube_actions: bool = True) 
                 "black": rng.randint(1, 6),
             }
         elif match.phase == Phase.ROLL:
-            if cube_actions and "double" in allowed and rng.random() < 0.08:
+            if cube_actions and "double" in allowed and rng.random() < double_rate:
                 action = {"type": "double"}
             elif rng.random() < 0.005:
                 action = {"type": "resign", "level": rng.randint(1, 3)}
