@@ -24,7 +24,7 @@ lint: install
 	$(BIN)/ruff format --check .
 
 typecheck: install
-	$(BIN)/mypy --strict companion/rules calibration
+	$(BIN)/mypy --strict companion calibration
 
 pytest: install
 	$(BIN)/pytest -q
@@ -36,6 +36,7 @@ demo: install
 
 bench: install
 	$(BIN)/python benchmarks/movegen.py
+	$(BIN)/python benchmarks/store.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

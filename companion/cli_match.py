@@ -138,7 +138,8 @@ def _describe(event: Action) -> str:
         return f"{who} offers to resign ({['', 'single', 'gammon', 'backgammon'][event['level']]})"
     if t == "reroll":
         return f"{who} must roll again ({', '.join(event['reasons'])})"
-    return t.replace("_", " ") + (f": {event['what'].replace('_', ' ')}" if "what" in event else "")
+    what = str(event.get("what", "")).replace("_", " ")
+    return str(t).replace("_", " ") + (f": {what}" if what else "")
 
 
 def show_text(match: Match, match_id: int) -> str:
