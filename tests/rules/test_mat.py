@@ -56,15 +56,22 @@ def test_money_session_with_options_round_trips() -> None:
     assert again.rules.jacoby and again.rules.beavers and again.score == match.score
 
 
-def test_the_layout_is_gnubgs() -> None:
+def black_wins_by_drops(games: int) -> Match:
+    """Ann (white) opens 31 with 8/5 6/5; Bob (black) doubles, Ann drops; `games` times."""
     match = Match(MatchRules(length=3, white="Ann", black="Bob"))
-    for action in (
-        {"type": "opening", "white": 3, "black": 1},
-        {"type": "play", "play": "8/5 6/5"},
-        {"type": "double"},
-        {"type": "drop"},
-    ):
-        match.apply(action)
+    for _ in range(games):
+        for action in (
+            {"type": "opening", "white": 3, "black": 1},
+            {"type": "play", "play": "8/5 6/5"},
+            {"type": "double"},
+            {"type": "drop"},
+        ):
+            match.apply(action)
+    return match
+
+
+def test_the_layout_is_gnubgs() -> None:
+    match = black_wins_by_drops(1)
     lines = export_mat(match).splitlines()
     assert " 3 point match" in lines
     assert " Game 1" in lines
@@ -94,16 +101,7 @@ def test_gnubgs_own_export_imports() -> None:
     ],
 )
 def test_bad_files_are_refused_with_the_place(edit: object, message: str) -> None:
-    match = Match(MatchRules(length=3, white="Ann", black="Bob"))
-    for _ in range(2):
-        for action in (
-            {"type": "opening", "white": 3, "black": 1},
-            {"type": "play", "play": "8/5 6/5"},
-            {"type": "double"},
-            {"type": "drop"},
-        ):
-            match.apply(action)
-    text = export_mat(match)
+    text = export_mat(black_wins_by_drops(2))
     replay(text)  # the unedited file is fine
     with pytest.raises(MatError, match=message):
         replay(edit(text))  # type: ignore[operator]
