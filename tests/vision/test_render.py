@@ -1,0 +1,106 @@
+"""The scene renderer: seeded, and its labels say exactly what the pixels show."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from calibration.geometry import BoardGeometry
+from vision.render import START, STYLES, CameraPose, Die, Look, Scene, random_scene, render
+
+PLAIN = Look()  # no noise, no gradient: colours can be checked exactly
+
+
+def colour_near(image: np.ndarray, xy: list[float], radius: int = 2) -> np.ndarray:
+    x, y = round(xy[0]), round(xy[1])
+    patch = image[y - radius : y + radius + 1, x - radius : x + radius + 1].reshape(-1, 3)
+    return np.median(patch, axis=0)
+
+
+def test_the_same_scene_renders_the_same_image() -> None:
+    scene = random_scene(random.Random(4), image_size=(640, 360))
+    assert np.array_equal(render(scene).image, render(scene).image)
+    other = random_scene(random.Random(5), image_size=(640, 360))
+    assert not np.array_equal(render(scene).image, render(other).image)
+
+
+def test_checker_labels_match_the_position_and_the_pixels() -> None:
+    style = STYLES[0]
+    r = render(
+        Scene(
+            style=style,
+            white=START,
+            black=START,
+            look=PLAIN,
+            pose=CameraPose(yaw_deg=20, tilt_deg=10, tilt_axis_deg=40),
+        )
+    )
+    checkers = r.labels["checkers"]
+    assert len(checkers) == 30
+    counts = Counter((c["color"], c["point"]) for c in checkers)
+    for color in ("white", "black"):
+        assert {p: n for (c, p), n in counts.items() if c == color} == {24: 2, 13: 5, 8: 3, 6: 5}
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    for c in checkers:
+        x, y = c["center_mm"]
+        assert geo.point_rect(c["point"], c["color"]).contains(x, y)
+        expected = style.light if c["color"] == "white" else style.dark
+        assert np.abs(colour_near(r.image, c["center_px"]) - expected).max() < 25
+
+
+def test_surface_corners_are_where_the_image_changes_from_frame_to_surface() -> None:
+    style = STYLES[6]  # grey: frame and surface differ only in brightness
+    r = render(Scene(style=style, look=PLAIN, pose=CameraPose(yaw_deg=-35, tilt_deg=12, k1=-0.1)))
+    assert r.calibration is not None and r.calibration.camera is not None
+    geo = BoardGeometry(r.calibration)
+    # Just inside each corner: the surface or a triangle base; just outside: the frame.
+    inside = geo.mm_to_px([(8, 220), (522, 220), (265 - 40, 220), (300, 220)])
+    outside = geo.mm_to_px([(-8, 220), (538, 220), (265, -8), (265, 448)])
+    for xy in inside[:2]:
+        assert np.abs(colour_near(r.image, list(xy)) - style.surface).max() < 20
+    for xy in outside:
+        assert np.abs(colour_near(r.image, list(xy)) - style.frame).max() < 20
+    # The raw-image corners in the labels are the calibrated corners run through the lens.
+    assert np.allclose(
+        geo.mm_to_px([(0, 0), (530, 0), (530, 440), (0, 440)]), r.raw_corners, atol=0.5
+    )
+
+
+def test_the_lens_bends_the_image_as_its_model_says() -> None:
+    straight = render(Scene(look=PLAIN, pose=CameraPose(k1=0.0)))
+    bent = render(Scene(look=PLAIN, pose=CameraPose(k1=-0.12)))
+    assert straight.calibration is not None and straight.calibration.camera is None
+    assert bent.calibration is not None and bent.calibration.camera is not None
+    # Barrel distortion pulls the far corners towards the centre.
+    centre = np.array([640, 360])
+    assert np.linalg.norm(bent.raw_corners[0] - centre) < np.linalg.norm(
+        straight.raw_corners[0] - centre
+    )
+
+
+@pytest.mark.parametrize("state", ["flat", "cocked", "on_checker"])
+def test_dice_labels(state: str) -> None:
+    die = Die(4, 420, 300, angle_deg=25, state=state, style="red")
+    r = render(Scene(dice=(die,), look=PLAIN))
+    (label,) = r.labels["dice"]
+    assert label["value"] == 4 and label["state"] == state
+    assert label["flat"] == (state != "cocked") and label["on_checker"] == (state == "on_checker")
+    # A 4 has no pip in the middle: the face colour shows at the die's centre.
+    face = (40, 40, 190)
+    assert np.abs(colour_near(r.image, label["center_px"], 1) - face).max() < 30
+
+
+def test_random_scenes_stay_in_view_and_in_range() -> None:
+    rng = random.Random(11)
+    for _ in range(8):
+        scene = random_scene(rng, image_size=(640, 360))
+        assert 0 <= scene.pose.tilt_deg <= 15
+        r = render(scene)
+        assert r.image.shape == (360, 640, 3)
+        assert r.raw_corners is not None
+        assert (r.raw_corners >= 0).all() and (r.raw_corners[:, 0] < 640).all()
+        assert (r.raw_corners[:, 1] < 360).all()

@@ -1,0 +1,570 @@
+"""A seeded renderer of board scenes with exact labels, for tests, benchmarks and the demo.
+
+A scene is a board of some style (frame, surface, triangle, checker and dice
+colours, textures), checkers placed from the contract's position arrays, dice
+placed at board positions (flat, cocked, or standing on a checker), seen by a
+camera with any rotation, a tilt of up to 15 degrees, lens distortion, uneven
+light, noise and JPEG compression. The labels say exactly where everything is:
+the playing surface's corners in the raw image, the camera model, each checker
+and each die.
+
+The board is drawn top-down in millimetres (2 px/mm) and projected through the
+plane's homography; heights (checkers, dice) are drawn in the top-down view, so
+a die's top face is not lifted by parallax. That is enough for calibration and
+checker counting; dice tests that need true 3-D appearance can extend it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.geometry import BoardGeometry
+from calibration.schema import Calibration, Camera
+
+Image = NDArray[np.uint8]
+BGR = tuple[int, int, int]
+PX_PER_MM = 2.0
+
+
+@dataclass(frozen=True)
+class Style:
+    name: str
+    frame: BGR
+    surface: BGR
+    triangles: tuple[BGR, BGR]
+    light: BGR  # white's checkers
+    dark: BGR  # black's checkers
+    bar: BGR | None = None  # None: same as the frame
+    texture: str = "felt"  # felt, wood, smooth
+    table: BGR = (60, 70, 80)
+
+
+STYLES = (
+    Style(
+        "classic",
+        (30, 60, 110),
+        (90, 140, 70),
+        ((40, 40, 170), (215, 225, 230)),
+        (225, 235, 240),
+        (40, 35, 30),
+    ),
+    Style(
+        "tournament",
+        (25, 25, 25),
+        (60, 110, 40),
+        ((35, 35, 150), (200, 200, 200)),
+        (230, 230, 230),
+        (30, 30, 160),
+        texture="felt",
+    ),
+    Style(
+        "cork",
+        (20, 45, 80),
+        (120, 170, 200),
+        ((30, 30, 30), (235, 245, 250)),
+        (235, 240, 245),
+        (20, 20, 110),
+        texture="smooth",
+    ),
+    Style(
+        "blue",
+        (70, 50, 30),
+        (140, 90, 40),
+        ((40, 130, 220), (230, 230, 220)),
+        (220, 230, 235),
+        (35, 30, 30),
+        bar=(50, 35, 25),
+    ),
+    Style(
+        "leather",
+        (15, 30, 55),
+        (35, 75, 120),
+        ((30, 30, 120), (170, 200, 215)),
+        (210, 225, 235),
+        (25, 25, 25),
+        texture="wood",
+    ),
+    Style(
+        "green-wood",
+        (40, 80, 120),
+        (50, 90, 40),
+        ((230, 230, 230), (30, 30, 30)),
+        (200, 220, 230),
+        (20, 20, 90),
+        texture="wood",
+    ),
+    Style(
+        "grey",
+        (90, 90, 90),
+        (150, 150, 145),
+        ((60, 60, 60), (240, 240, 240)),
+        (245, 245, 245),
+        (40, 40, 140),
+        texture="smooth",
+    ),
+    Style(
+        "burgundy",
+        (25, 25, 70),
+        (170, 190, 200),
+        ((40, 40, 120), (60, 100, 60)),
+        (235, 240, 240),
+        (30, 30, 30),
+    ),
+)
+
+DICE_STYLES = {
+    "white": ((235, 235, 235), (20, 20, 20)),
+    "red": ((40, 40, 190), (240, 240, 240)),
+    "black": ((25, 25, 25), (240, 240, 240)),
+    "translucent": ((120, 140, 230), (250, 250, 250)),
+}
+
+_PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die at board position (x_mm, y_mm): its value, turn, and how it lies."""
+
+    value: int
+    x_mm: float
+    y_mm: float
+    angle_deg: float = 0.0
+    state: str = "flat"  # flat, cocked, on_checker
+    style: str = "white"
+    size_mm: float = 16.0
+
+
+@dataclass(frozen=True)
+class CameraPose:
+    yaw_deg: float = 0.0  # rotation of the board in the image
+    tilt_deg: float = 0.0  # 0 = straight down
+    tilt_axis_deg: float = 0.0
+    distance_mm: float = 1300.0
+    fill: float = 0.8  # the board's share of the image's limiting size
+    shift: tuple[float, float] = (0.0, 0.0)  # of the board centre, in image fractions
+    k1: float = 0.0  # radial distortion (negative = barrel)
+    k2: float = 0.0
+
+
+@dataclass(frozen=True)
+class Look:
+    light_gradient: float = 0.0  # 0 = even, 0.4 = strong
+    vignette: float = 0.0
+    noise: float = 0.0  # grey levels (sigma)
+    blur: float = 0.0  # Gaussian sigma in pixels
+    jpeg: int | None = None  # quality
+
+
+@dataclass(frozen=True)
+class Scene:
+    style: Style = STYLES[0]
+    width_mm: float = 530.0
+    height_mm: float = 440.0
+    bar_width_mm: float = 50.0
+    frame_mm: float = 35.0
+    white_home: str = "right"
+    white: tuple[int, ...] | None = None  # contract arrays; None = an empty board
+    black: tuple[int, ...] | None = None
+    dice: tuple[Die, ...] = ()
+    pose: CameraPose = CameraPose()
+    look: Look = Look()
+    image_size: tuple[int, int] = (1280, 720)
+    seed: int = 0
+
+
+@dataclass
+class Rendered:
+    image: Image
+    labels: dict[str, Any] = field(default_factory=dict)
+    calibration: Calibration | None = None  # the truth (corners undistorted when a lens is set)
+    raw_corners: NDArray[np.float64] | None = None  # the surface corners in the raw image
+
+
+START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+
+
+def random_scene(
+    rng: random.Random, start_position: bool = True, image_size: tuple[int, int] = (1920, 1080)
+) -> Scene:
+    """A scene of random style, pose and look, within what a table set-up produces."""
+    w = rng.uniform(480, 560)
+    return Scene(
+        style=rng.choice(STYLES),
+        width_mm=w,
+        height_mm=w * rng.uniform(0.78, 0.88),
+        bar_width_mm=rng.uniform(35, 60),
+        frame_mm=rng.uniform(22, 45),
+        white_home=rng.choice(["right", "left"]),
+        white=START if start_position else None,
+        black=START if start_position else None,
+        pose=CameraPose(
+            yaw_deg=rng.uniform(-180, 180),
+            tilt_deg=rng.uniform(0, 15),
+            tilt_axis_deg=rng.uniform(0, 360),
+            distance_mm=rng.uniform(900, 1600),
+            fill=rng.uniform(0.62, 0.9),
+            shift=(rng.uniform(-0.04, 0.04), rng.uniform(-0.04, 0.04)),
+            k1=rng.uniform(-0.12, 0.02),
+            k2=rng.uniform(-0.02, 0.04),
+        ),
+        look=Look(
+            light_gradient=rng.uniform(0, 0.35),
+            vignette=rng.uniform(0, 0.3),
+            noise=rng.uniform(1, 7),
+            blur=rng.uniform(0, 1.2),
+            jpeg=rng.choice([None, 95, 85, 70, 60]),
+        ),
+        image_size=image_size,
+        seed=rng.randrange(1 << 30),
+    )
+
+
+# --- drawing the board top-down ------------------------------------------------------
+
+
+def _shade(color: BGR, factor: float) -> BGR:
+    return (
+        int(min(255, color[0] * factor)),
+        int(min(255, color[1] * factor)),
+        int(min(255, color[2] * factor)),
+    )
+
+
+def _texture(shape: tuple[int, int], kind: str, rng: np.random.Generator) -> NDArray[np.float32]:
+    """A multiplicative texture around 1.0."""
+    h, w = shape
+    if kind == "smooth":
+        return np.ones((h, w), np.float32) + rng.normal(0, 0.01, (h, w)).astype(np.float32)
+    noise = rng.normal(0, 1, (max(1, h // 4), max(1, w // 4))).astype(np.float32)
+    if kind == "wood":
+        noise = cv2.GaussianBlur(noise, (0, 0), sigmaX=12, sigmaY=0.6)
+        amp = 0.08
+    else:
+        noise = cv2.GaussianBlur(noise, (0, 0), 1.0)
+        amp = 0.05
+    noise = cv2.resize(noise, (w, h), interpolation=cv2.INTER_LINEAR)
+    noise /= max(float(np.std(noise)), 1e-6)
+    return (1.0 + amp * noise).astype(np.float32)
+
+
+def _mm(v: float) -> int:
+    return round(v * PX_PER_MM)
+
+
+def _draw_checker(canvas: Image, x: float, y: float, d: float, color: BGR) -> None:
+    cx, cy, r = _mm(x), _mm(y), _mm(d / 2)
+    cv2.circle(canvas, (cx + 3, cy + 4), r, (20, 20, 20), -1, cv2.LINE_AA)  # shadow
+    cv2.circle(canvas, (cx, cy), r, _shade(color, 0.8), -1, cv2.LINE_AA)
+    cv2.circle(canvas, (cx, cy), int(r * 0.86), color, -1, cv2.LINE_AA)
+    cv2.circle(canvas, (cx, cy), int(r * 0.55), _shade(color, 0.93), 2, cv2.LINE_AA)
+
+
+def _checker_centres(
+    geo: BoardGeometry, point: int, color: str, count: int, d: float
+) -> list[tuple[float, float]]:
+    """Where `count` checkers stand on a point: a row from the edge, then a second layer."""
+    rect = geo.point_rect(point, "white" if color == "white" else "black")
+    cx = (rect.x0 + rect.x1) / 2
+    from_top = rect.y0 == 0
+    out = []
+    for k in range(count):
+        layer, slot = divmod(k, 5)
+        along = d / 2 + slot * d + layer * d / 2
+        out.append((cx, along if from_top else geo.height_mm - along))
+    return out
+
+
+def _draw_die(canvas: Image, die: Die, rng: np.random.Generator) -> dict[str, Any]:
+    face, pip = DICE_STYLES[die.style]
+    s = die.size_mm * (1.12 if die.state == "on_checker" else 1.0)
+    a = math.radians(die.angle_deg)
+    ux, uy = math.cos(a), math.sin(a)
+    vx, vy = -uy, ux
+    squash = 1.0
+    if die.state == "cocked":
+        squash = 0.62  # the top face foreshortened by the tilt
+        side = [
+            (-0.5, 0.5 * squash),
+            (0.5, 0.5 * squash),
+            (0.5, 0.5 * squash + 0.45),
+            (-0.5, 0.5 * squash + 0.45),
+        ]
+        pts = np.array(
+            [
+                [
+                    (die.x_mm + (p * ux + q * vx) * s) * PX_PER_MM,
+                    (die.y_mm + (p * uy + q * vy) * s) * PX_PER_MM,
+                ]
+                for p, q in side
+            ],
+            np.int32,
+        )
+        cv2.fillConvexPoly(canvas, pts, _shade(face, 0.65), cv2.LINE_AA)
+    corners = [
+        (-0.5, -0.5 * squash),
+        (0.5, -0.5 * squash),
+        (0.5, 0.5 * squash),
+        (-0.5, 0.5 * squash),
+    ]
+    pts = np.array(
+        [
+            [
+                (die.x_mm + (p * ux + q * vx) * s) * PX_PER_MM,
+                (die.y_mm + (p * uy + q * vy) * s) * PX_PER_MM,
+            ]
+            for p, q in corners
+        ],
+        np.int32,
+    )
+    shadow = pts + np.array([4, 5], np.int32)
+    cv2.fillConvexPoly(canvas, shadow, (20, 20, 20), cv2.LINE_AA)
+    cv2.fillConvexPoly(canvas, pts, face, cv2.LINE_AA)
+    cv2.polylines(canvas, [pts], True, _shade(face, 0.75), 1, cv2.LINE_AA)
+    for p, q in _PIPS[die.value]:
+        px = die.x_mm + (p * 0.27 * ux + q * 0.27 * squash * vx) * s
+        py = die.y_mm + (p * 0.27 * uy + q * 0.27 * squash * vy) * s
+        cv2.circle(canvas, (_mm(px), _mm(py)), max(2, _mm(s * 0.085)), pip, -1, cv2.LINE_AA)
+    return {
+        "value": die.value,
+        "center_mm": [die.x_mm, die.y_mm],
+        "state": die.state,
+        "flat": die.state != "cocked",
+        "on_checker": die.state == "on_checker",
+        "style": die.style,
+    }
+
+
+def _top_down(
+    scene: Scene, geo: BoardGeometry, rng: np.random.Generator
+) -> tuple[Image, dict[str, Any]]:
+    """The board from straight above at 2 px/mm, frame included; origin at the frame's corner."""
+    st, f = scene.style, scene.frame_mm
+    w_mm, h_mm = scene.width_mm + 2 * f, scene.height_mm + 2 * f
+    size = (_mm(h_mm), _mm(w_mm))
+    canvas = np.zeros((*size, 3), np.uint8)
+    canvas[:] = st.frame
+    inner = canvas[_mm(f) : _mm(f + scene.height_mm), _mm(f) : _mm(f + scene.width_mm)]
+    inner[:] = st.surface
+    # Everything on the surface is drawn in surface millimetres: shift by the frame.
+    view = canvas[_mm(f) : _mm(f + scene.height_mm), _mm(f) : _mm(f + scene.width_mm)]
+    tri_len = scene.height_mm / 2 * 0.86
+    for n in range(1, 25):
+        r = geo.point_rect(n)
+        base_y = r.y0 if r.y0 == 0 else r.y1
+        tip_y = base_y + tri_len if r.y0 == 0 else base_y - tri_len
+        pts = np.array(
+            [
+                [_mm(r.x0), _mm(base_y)],
+                [_mm(r.x1), _mm(base_y)],
+                [_mm((r.x0 + r.x1) / 2), _mm(tip_y)],
+            ],
+            np.int32,
+        )
+        cv2.fillConvexPoly(view, pts, st.triangles[n % 2], cv2.LINE_AA)
+    bar = geo.bar
+    view[:, _mm(bar.x0) : _mm(bar.x1)] = st.bar or st.frame
+    tex = _texture(size, st.texture, rng)
+    canvas = np.clip(canvas.astype(np.float32) * tex[..., None], 0, 255).astype(np.uint8)
+    view = canvas[_mm(f) : _mm(f + scene.height_mm), _mm(f) : _mm(f + scene.width_mm)]
+    d = geo.point_width_mm * 0.94
+    checkers = []
+    for color, arr, tint in (("white", scene.white, st.light), ("black", scene.black, st.dark)):
+        if arr is None:
+            continue
+        for point in range(1, 25):
+            for x, y in _checker_centres(geo, point, color, arr[point], d):
+                _draw_checker(view, x, y, d, tint)
+                checkers.append({"color": color, "point": point, "center_mm": [x, y]})
+        for k in range(arr[25]):  # on the bar: white in the near half, black in the far half
+            y = scene.height_mm / 2 + (d * (0.7 + k) if color == "white" else -d * (0.7 + k))
+            _draw_checker(view, scene.width_mm / 2, y, d, tint)
+            checkers.append({"color": color, "point": "bar", "center_mm": [scene.width_mm / 2, y]})
+    dice = [_draw_die(view, die, rng) for die in scene.dice]
+    return canvas, {"checkers": checkers, "dice": dice}
+
+
+# --- the camera --------------------------------------------------------------------------
+
+
+def _rotation(pose: CameraPose) -> NDArray[np.float64]:
+    yaw, tilt, axis = (math.radians(v) for v in (pose.yaw_deg, pose.tilt_deg, pose.tilt_axis_deg))
+    rz = np.array(
+        [[math.cos(yaw), -math.sin(yaw), 0], [math.sin(yaw), math.cos(yaw), 0], [0, 0, 1]]
+    )
+    ax = np.array([math.cos(axis), math.sin(axis), 0.0])
+    tilt_r, _ = cv2.Rodrigues(ax * tilt)
+    return np.asarray(tilt_r @ rz, dtype=np.float64)
+
+
+def _camera(
+    scene: Scene, board_w: float, board_h: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The camera matrix, and the homography from board mm (frame origin) to undistorted px."""
+    iw, ih = scene.image_size
+    pose = scene.pose
+    r = _rotation(pose)
+    t = np.array([0.0, 0.0, pose.distance_mm])
+    centre = np.array([[1, 0, -board_w / 2], [0, 1, -board_h / 2], [0, 0, 1]], np.float64)
+    plane = np.column_stack([r[:, 0], r[:, 1], t]) @ centre  # board mm -> camera rays
+    corners = np.array(
+        [[0, 0, 1], [board_w, 0, 1], [board_w, board_h, 1], [0, board_h, 1]], np.float64
+    ).T
+    rays = plane @ corners
+    xy = rays[:2] / rays[2]
+    span = max((xy[0].max() - xy[0].min()) / iw, (xy[1].max() - xy[1].min()) / ih)
+    f = pose.fill / span
+    mid = (xy.max(axis=1) + xy.min(axis=1)) / 2
+    cx = iw / 2 - f * mid[0] + pose.shift[0] * iw
+    cy = ih / 2 - f * mid[1] + pose.shift[1] * ih
+    # Principal point at the image centre; the board's offset goes into the homography.
+    k = np.array([[f, 0, iw / 2], [0, f, ih / 2], [0, 0, 1]], np.float64)
+    shift = np.array([[1, 0, cx - iw / 2], [0, 1, cy - ih / 2], [0, 0, 1]], np.float64)
+    return k, shift @ k @ plane
+
+
+def _distortion_maps(
+    k: NDArray[np.float64], dist: NDArray[np.float64], size: tuple[int, int]
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """For each raw (distorted) pixel, where it comes from in the undistorted image."""
+    iw, ih = size
+    step = 8
+    gx, gy = np.meshgrid(
+        np.arange(0, iw + step, step, dtype=np.float64),
+        np.arange(0, ih + step, step, dtype=np.float64),
+    )
+    pts = np.stack([gx.ravel(), gy.ravel()], axis=1).reshape(-1, 1, 2)
+    und = (
+        cv2.undistortPoints(pts, k, dist, P=k)
+        .reshape(gx.shape[0], gx.shape[1], 2)
+        .astype(np.float32)
+    )
+    # Bilinear interpolation of the coarse grid: pixel (x, y) sits at grid index (x/step, y/step).
+    ix, iy = np.meshgrid(
+        np.arange(iw, dtype=np.float32) / step, np.arange(ih, dtype=np.float32) / step
+    )
+    mx = cv2.remap(np.ascontiguousarray(und[..., 0]), ix, iy, cv2.INTER_LINEAR)
+    my = cv2.remap(np.ascontiguousarray(und[..., 1]), ix, iy, cv2.INTER_LINEAR)
+    return mx.astype(np.float32), my.astype(np.float32)
+
+
+def render(scene: Scene) -> Rendered:
+    """The image of a scene, and its labels."""
+    rng = np.random.default_rng(scene.seed)
+    iw, ih = scene.image_size
+    f = scene.frame_mm
+    board_w, board_h = scene.width_mm + 2 * f, scene.height_mm + 2 * f
+    k, h_board = _camera(scene, board_w, board_h)
+    surface_mm = np.array(
+        [
+            [f, f],
+            [f + scene.width_mm, f],
+            [f + scene.width_mm, f + scene.height_mm],
+            [f, f + scene.height_mm],
+        ]
+    )
+    und_corners = cv2.perspectiveTransform(surface_mm.reshape(-1, 1, 2), h_board).reshape(-1, 2)
+    geo_cal = Calibration(
+        image_size=(iw, ih),
+        corners_px=_quad(und_corners),
+        width_mm=scene.width_mm,
+        height_mm=scene.height_mm,
+        bar_width_mm=scene.bar_width_mm,
+        white_home=scene.white_home,
+    )
+    geo = BoardGeometry(geo_cal)
+    top, items = _top_down(scene, geo, rng)
+    # Table background, then the board projected onto it.
+    table = np.zeros((ih, iw, 3), np.uint8)
+    table[:] = scene.style.table
+    table = np.clip(
+        table.astype(np.float32) * _texture((ih, iw), "wood", rng)[..., None], 0, 255
+    ).astype(np.uint8)
+    tex_from_mm = np.array([[PX_PER_MM, 0, 0], [0, PX_PER_MM, 0], [0, 0, 1]], np.float64)
+    h_tex = h_board @ np.linalg.inv(tex_from_mm)
+    board = cv2.warpPerspective(top, h_tex, (iw, ih), flags=cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(np.full(top.shape[:2], 255, np.uint8), h_tex, (iw, ih))
+    image = np.where(mask[..., None] > 127, board, table).astype(np.uint8)
+    dist = np.array([scene.pose.k1, scene.pose.k2, 0.0, 0.0, 0.0])
+    camera = None
+    raw_corners = und_corners
+    if scene.pose.k1 or scene.pose.k2:
+        mx, my = _distortion_maps(k, dist, (iw, ih))
+        image = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        rays = (np.linalg.inv(k) @ np.hstack([und_corners, np.ones((4, 1))]).T).T
+        raw_corners = cv2.projectPoints(rays, np.zeros(3), np.zeros(3), k, dist)[0].reshape(-1, 2)
+        camera = Camera(
+            tuple(tuple(float(v) for v in row) for row in k), tuple(float(v) for v in dist)
+        )  # type: ignore[arg-type]
+    image = _light_and_noise(image, scene.look, rng)
+    truth = Calibration(
+        image_size=(iw, ih),
+        corners_px=_quad(und_corners),
+        width_mm=scene.width_mm,
+        height_mm=scene.height_mm,
+        bar_width_mm=scene.bar_width_mm,
+        white_home=scene.white_home,
+        camera=camera,
+    )
+    truth_geo = BoardGeometry(truth)
+    for item in items["checkers"] + items["dice"]:
+        (px,) = truth_geo.mm_to_px([tuple(item["center_mm"])])
+        item["center_px"] = [float(px[0]), float(px[1])]
+    labels = {
+        "image_size": [iw, ih],
+        "corners_px_raw": raw_corners.tolist(),
+        "calibration": truth.to_json(),
+        "style": scene.style.name,
+        "white_home": scene.white_home,
+        "pose": scene.pose.__dict__,
+        **items,
+    }
+    return Rendered(image, labels, truth, np.asarray(raw_corners, np.float64))
+
+
+def _quad(
+    c: NDArray[Any],
+) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]:
+    return (
+        (float(c[0][0]), float(c[0][1])),
+        (float(c[1][0]), float(c[1][1])),
+        (float(c[2][0]), float(c[2][1])),
+        (float(c[3][0]), float(c[3][1])),
+    )
+
+
+def _light_and_noise(image: Image, look: Look, rng: np.random.Generator) -> Image:
+    ih, iw = image.shape[:2]
+    out = image.astype(np.float32)
+    if look.light_gradient or look.vignette:
+        yy, xx = np.mgrid[0:ih, 0:iw].astype(np.float32)
+        angle = rng.uniform(0, 2 * math.pi)
+        ramp = ((xx / iw - 0.5) * math.cos(angle) + (yy / ih - 0.5) * math.sin(angle)) * 2
+        field = 1.0 + look.light_gradient * 0.5 * ramp
+        r2 = ((xx - iw / 2) / (iw / 2)) ** 2 + ((yy - ih / 2) / (ih / 2)) ** 2
+        field *= 1.0 - look.vignette * 0.5 * r2
+        out *= field[..., None]
+    if look.blur:
+        out = cv2.GaussianBlur(out, (0, 0), look.blur)
+    if look.noise:
+        out += rng.normal(0, look.noise, out.shape).astype(np.float32)
+    result = np.clip(out, 0, 255).astype(np.uint8)
+    if look.jpeg:
+        ok, buf = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg])
+        if ok:
+            result = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return np.asarray(result, dtype=np.uint8)
