@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
+from calibration.schema import CalibrationError
 from companion.rules import (
     Color,
     LegalPlays,
@@ -167,9 +168,10 @@ def build_parser() -> argparse.ArgumentParser:
     lm.add_argument("--json", action="store_true", help="machine-readable output")
     lm.set_defaults(func=cmd_legal_moves)
 
-    from companion import cli_match
+    from companion import cli_calibrate, cli_match
 
     cli_match.add_parser(sub)
+    cli_calibrate.add_parsers(sub)
     sub.choices["match"].set_defaults(func=cli_match.cmd_match)
 
     run = sub.add_parser("run", help="the live companion (not built yet)")
@@ -186,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_BAD_INPUT
         code: int = args.func(args, sys.stdin, sys.stdout)
         return code
-    except (UsageError, RulesError) as e:
+    except (UsageError, RulesError, CalibrationError) as e:
         print(f"bgcompanion: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:

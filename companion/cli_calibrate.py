@@ -1,0 +1,183 @@
+"""`bgcompanion calibrate` and `bgcompanion calibrate-lens`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from calibration.schema import Calibration, CalibrationError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# OpenCV and NumPy are imported inside the commands: the other commands start faster without them.
+
+
+def add_parsers(sub: Any) -> None:
+    cal = sub.add_parser(
+        "calibrate",
+        help="write a calibration file (and an overlay to check by eye) for a camera image",
+        description=(
+            "Map the camera image to the board: give the playing surface's corners in the image "
+            "(far-left, far-right, near-right, near-left as seen from white's seat). Writes the "
+            "calibration file and an overlay PNG showing the outline, the bar, the 24 points "
+            "numbered from white's side and the two dice sections."
+        ),
+    )
+    source = cal.add_mutually_exclusive_group(required=True)
+    source.add_argument("image", nargs="?", help="a camera image of the board")
+    source.add_argument("--camera", type=int, metavar="N", help="grab a frame from camera N")
+    cal.add_argument(
+        "--corners", help="x,y,x,y,x,y,x,y: far-left, far-right, near-right, near-left"
+    )
+    cal.add_argument("--white-home", choices=["right", "left"], default="right")
+    cal.add_argument(
+        "--width-mm", type=float, default=530.0, help="playing surface width, bar included"
+    )
+    cal.add_argument("--height-mm", type=float, default=440.0)
+    cal.add_argument("--bar-mm", type=float, default=50.0)
+    cal.add_argument(
+        "--lens", help="a lens file from calibrate-lens (corners are then undistorted)"
+    )
+    cal.add_argument("-o", "--output", required=True, help="the calibration file to write")
+    cal.add_argument(
+        "--overlay", help="the overlay PNG (default: next to the output, .overlay.png)"
+    )
+    cal.set_defaults(func=cmd_calibrate)
+
+    lens = sub.add_parser(
+        "calibrate-lens",
+        help="measure the camera's lens from photos of a printed chessboard",
+        description="Photograph a printed chessboard 10-20 times at varied angles, then run this.",
+    )
+    lens.add_argument("images", nargs="+")
+    lens.add_argument(
+        "--pattern", default="9x6", help="inner corners, columns x rows (default 9x6)"
+    )
+    lens.add_argument(
+        "--square-mm", type=float, default=25.0, help="the squares' side (default 25)"
+    )
+    lens.add_argument("-o", "--output", required=True, help="the lens file to write")
+    lens.set_defaults(func=cmd_calibrate_lens)
+
+
+def _read_image(args: argparse.Namespace) -> np.ndarray:
+    import cv2
+    import numpy as np
+
+    if args.camera is not None:
+        capture = cv2.VideoCapture(args.camera)
+        ok, frame = capture.read() if capture.isOpened() else (False, None)
+        capture.release()
+        if not ok or frame is None:
+            raise CalibrationError(f"camera {args.camera}: no frame (is it connected and free?)")
+        return np.asarray(frame, dtype=np.uint8)
+    image = cv2.imread(args.image, cv2.IMREAD_COLOR)
+    if image is None:
+        raise CalibrationError(f"{args.image}: not an image OpenCV can read")
+    return np.asarray(image, dtype=np.uint8)
+
+
+def _corners(text: str | None) -> np.ndarray:
+    import numpy as np
+
+    if text is None:
+        raise CalibrationError(
+            "automatic board finding is not built yet: give --corners x,y,x,y,x,y,x,y "
+            "(far-left, far-right, near-right, near-left as seen from white's seat)"
+        )
+    try:
+        values = [float(v) for v in text.replace(";", ",").split(",")]
+    except ValueError:
+        raise CalibrationError(
+            f"--corners {text!r}: expected 8 numbers separated by commas"
+        ) from None
+    if len(values) != 8:
+        raise CalibrationError(f"--corners: expected 8 numbers (4 corners), got {len(values)}")
+    return np.array(values, np.float64).reshape(4, 2)
+
+
+def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    import cv2
+    import numpy as np
+
+    from calibration.geometry import BoardGeometry
+    from calibration.lens import load_lens
+    from calibration.overlay import draw_overlay
+
+    image = _read_image(args)
+    corners = _corners(args.corners)
+    size = (image.shape[1], image.shape[0])
+    camera = None
+    if args.lens:
+        camera, lens_size = load_lens(args.lens)
+        if lens_size != size:
+            raise CalibrationError(
+                f"{args.lens}: made for {lens_size[0]}x{lens_size[1]} images, "
+                f"this one is {size[0]}x{size[1]}"
+            )
+        k, dist = np.array(camera.matrix), np.array(camera.dist)
+        corners = cv2.undistortPoints(corners.reshape(-1, 1, 2), k, dist, P=k).reshape(4, 2)
+    cal = Calibration(
+        image_size=size,
+        corners_px=tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
+        width_mm=args.width_mm,
+        height_mm=args.height_mm,
+        bar_width_mm=args.bar_mm,
+        white_home=args.white_home,
+        camera=camera,
+    )
+    output = Path(args.output)
+    overlay = Path(args.overlay) if args.overlay else output.with_suffix(".overlay.png")
+    try:
+        cal.save(output)
+    except OSError as e:
+        raise CalibrationError(f"{output}: cannot write ({e})") from None
+    if not cv2.imwrite(str(overlay), draw_overlay(image, BoardGeometry(cal))):
+        raise CalibrationError(f"{overlay}: cannot write the overlay")
+    print(f"wrote {output} and {overlay}", file=stdout)
+    print(
+        "check the overlay: the green outline on the playing surface's edge, point 1 at "
+        "white's right-hand corner, white's dice section shaded orange",
+        file=stdout,
+    )
+    return 0
+
+
+def _progress(done: int, total: int, name: str, found: bool) -> None:
+    width = 30
+    filled = round(width * done / total)
+    status = "found" if found else "no chessboard"
+    print(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {Path(name).name}: {status}",
+        end="\n" if done == total else "",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def cmd_calibrate_lens(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from calibration.lens import calibrate_lens
+
+    try:
+        cols, rows = (int(v) for v in args.pattern.lower().split("x"))
+    except ValueError:
+        raise CalibrationError(
+            f"--pattern {args.pattern!r}: expected inner corners like 9x6"
+        ) from None
+    result = calibrate_lens(args.images, (cols, rows), args.square_mm, _progress)
+    try:
+        Path(args.output).write_text(
+            json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8"
+        )
+    except OSError as e:
+        raise CalibrationError(f"{args.output}: cannot write ({e})") from None
+    print(
+        f"RMS reprojection error {result.rms_px:.3f} px from {len(result.used)} of "
+        f"{len(args.images)} photos; wrote {args.output}",
+        file=stdout,
+    )
+    return 0

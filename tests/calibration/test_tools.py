@@ -1,0 +1,189 @@
+"""`bgcompanion calibrate` (corners by hand, overlay) and `bgcompanion calibrate-lens`."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.schema import load
+from vision.render import START, CameraPose, Scene, _distortion_maps, render
+
+K = np.array([[1000.0, 0, 640], [0, 1000.0, 360], [0, 0, 1]])
+DIST = np.array([-0.22, 0.08, 0.0, 0.0, 0.0])
+
+
+def bg(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "companion.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, np.ndarray]:
+    r = render(
+        Scene(
+            white=START, black=START, pose=CameraPose(yaw_deg=8, tilt_deg=9), image_size=(1280, 720)
+        )
+    )
+    path = tmp_path_factory.mktemp("board") / "board.png"
+    cv2.imwrite(str(path), r.image)
+    assert r.raw_corners is not None
+    return path, r.raw_corners
+
+
+def test_calibrate_with_corners_writes_the_file_and_an_overlay(
+    board: tuple[Path, np.ndarray], tmp_path: Path
+) -> None:
+    image, corners = board
+    out = tmp_path / "cal.json"
+    text = ",".join(f"{v:.2f}" for v in corners.ravel())
+    result = bg("calibrate", str(image), "--corners", text, "--white-home", "left", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    cal = load(out)
+    assert np.allclose(np.array(cal.corners_px), corners, atol=0.01)
+    assert cal.white_home == "left" and cal.image_size == (1280, 720)
+    overlay = cv2.imread(str(tmp_path / "cal.overlay.png"))
+    original = cv2.imread(str(image))
+    assert overlay.shape == original.shape
+    # The green outline is drawn on the surface's edge: midpoints of the sides turn green.
+    for i in range(4):
+        x, y = ((corners[i] + corners[(i + 1) % 4]) / 2).round().astype(int)
+        b, g, r = overlay[y, x].astype(int)
+        assert g > 200 and b < 80 and r < 80
+    assert "wrote" in result.stdout and "check the overlay" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "automatic board finding is not built yet"),
+        (["--corners", "1,2,3"], "expected 8 numbers"),
+        (["--corners", "a,b,c,d,e,f,g,h"], "expected 8 numbers separated by commas"),
+        (["--corners", "532,784,1279,911,1377,259,607,165"], "listed the wrong way round"),
+        (
+            ["--corners", "607,165,1377,259,1279,911,532,784", "--bar-mm", "900"],
+            "less than the width",
+        ),
+    ],
+)
+def test_calibrate_refuses_bad_input_in_one_line(
+    board: tuple[Path, np.ndarray], tmp_path: Path, args: list[str], message: str
+) -> None:
+    image, _ = board
+    result = bg("calibrate", str(image), *args, "-o", str(tmp_path / "c.json"))
+    assert result.returncode == 2 and message in result.stderr
+    assert result.stderr.count("\n") == 1 and not (tmp_path / "c.json").exists()
+
+
+def test_calibrate_refuses_a_file_that_is_not_an_image(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.png"
+    junk.write_text("not a picture")
+    result = bg(
+        "calibrate", str(junk), "--corners", "1,1,9,1,9,9,1,9", "-o", str(tmp_path / "c.json")
+    )
+    assert result.returncode == 2 and "not an image OpenCV can read" in result.stderr
+
+
+def chessboard_views(folder: Path, count: int = 10) -> list[Path]:
+    """Photos of a 10x7-square chessboard (9x6 inner corners, 25 mm squares), known lens."""
+    px_per_mm, square = 4, 25
+    cols, rows = 10, 7
+    margin = 20
+    w_mm, h_mm = cols * square + 2 * margin, rows * square + 2 * margin
+    texture = np.full((h_mm * px_per_mm, w_mm * px_per_mm), 255, np.uint8)
+    for r in range(rows):
+        for c in range(cols):
+            if (r + c) % 2 == 0:
+                y0, x0 = (margin + r * square) * px_per_mm, (margin + c * square) * px_per_mm
+                texture[y0 : y0 + square * px_per_mm, x0 : x0 + square * px_per_mm] = 0
+    texture = cv2.cvtColor(texture, cv2.COLOR_GRAY2BGR)
+    mx, my = _distortion_maps(K, DIST, (1280, 720))
+    rng = np.random.default_rng(3)
+    paths = []
+    for i in range(count):
+        rvec = np.array(
+            [rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(-math.pi, math.pi)]
+        )
+        rot, _ = cv2.Rodrigues(rvec)
+        # Place the board's centre in front of the camera, shifted about the view.
+        centre = np.array([rng.uniform(-120, 120), rng.uniform(-60, 60), rng.uniform(520, 700)])
+        t = (
+            centre
+            - rot @ np.array([w_mm / 2 - margin, h_mm / 2 - margin, 0])
+            - rot @ np.array([margin, margin, 0])
+        )
+        plane = K @ np.column_stack([rot[:, 0], rot[:, 1], t])
+        # Texture pixels -> chessboard millimetres (origin at the printed squares' corner).
+        tex = np.array([[1 / px_per_mm, 0, -margin], [0, 1 / px_per_mm, -margin], [0, 0, 1]])
+        view = cv2.warpPerspective(texture, plane @ tex, (1280, 720), borderValue=(120, 120, 120))
+        photo = cv2.remap(view, mx, my, cv2.INTER_LINEAR)
+        path = folder / f"chess{i}.png"
+        cv2.imwrite(str(path), photo)
+        paths.append(path)
+    return paths
+
+
+def test_calibrate_lens_recovers_a_known_lens(tmp_path: Path) -> None:
+    photos = chessboard_views(tmp_path)
+    out = tmp_path / "lens.json"
+    result = bg(
+        "calibrate-lens", *map(str, photos), "--pattern", "9x6", "--square-mm", "25", "-o", str(out)
+    )
+    assert result.returncode == 0, result.stderr
+    assert "10/10" in result.stderr and "[" in result.stderr  # the progress bar
+    lens = json.loads(out.read_text())
+    assert lens["rms_px"] < 0.5 and len(lens["images_used"]) >= 8
+    k = np.array(lens["camera"]["matrix"])
+    assert abs(k[0, 0] / 1000 - 1) < 0.03 and abs(k[1, 1] / 1000 - 1) < 0.03
+    assert abs(k[0, 2] - 640) < 15 and abs(k[1, 2] - 360) < 15
+    assert abs(lens["camera"]["dist"][0] - DIST[0]) < 0.05
+    assert f"wrote {out}" in result.stdout and "RMS reprojection error" in result.stdout
+
+
+def test_a_lens_file_makes_calibrate_store_undistorted_corners(
+    board: tuple[Path, np.ndarray], tmp_path: Path
+) -> None:
+    image, corners = board
+    lens = tmp_path / "lens.json"
+    lens.write_text(
+        json.dumps(
+            {
+                "format": "bgcompanion-lens",
+                "version": 1,
+                "image_size": [1280, 720],
+                "camera": {"matrix": K.tolist(), "dist": DIST.tolist()},
+            }
+        )
+    )
+    text = ",".join(f"{v:.2f}" for v in corners.ravel())
+    out = tmp_path / "cal.json"
+    result = bg("calibrate", str(image), "--corners", text, "--lens", str(lens), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    cal = load(out)
+    assert cal.camera is not None
+    expected = cv2.undistortPoints(corners.reshape(-1, 1, 2), K, DIST, P=K).reshape(4, 2)
+    assert np.allclose(np.array(cal.corners_px), expected, atol=0.01)
+    # Barrel distortion undone: the corners move away from the image centre.
+    centre = np.array([640, 360])
+    assert np.linalg.norm(expected[0] - centre) > np.linalg.norm(corners[0] - centre)
+
+
+def test_calibrate_lens_says_when_the_chessboard_is_not_seen(
+    board: tuple[Path, np.ndarray], tmp_path: Path
+) -> None:
+    image, _ = board
+    result = bg(
+        "calibrate-lens", str(image), str(image), str(image), "-o", str(tmp_path / "l.json")
+    )
+    assert result.returncode == 2 and "found in 0 of 3 photos" in result.stderr
