@@ -31,9 +31,16 @@ def add_parsers(sub: Any) -> None:
     source.add_argument("image", nargs="?", help="a camera image of the board")
     source.add_argument("--camera", type=int, metavar="N", help="grab a frame from camera N")
     cal.add_argument(
-        "--corners", help="x,y,x,y,x,y,x,y: far-left, far-right, near-right, near-left"
+        "--corners",
+        help="x,y,x,y,x,y,x,y: the surface's corners; in any order when the board shows the "
+        "starting position, else far-left, far-right, near-right, near-left from white's seat",
     )
-    cal.add_argument("--white-home", choices=["right", "left"], default="right")
+    cal.add_argument(
+        "--white-home",
+        choices=["right", "left"],
+        help="white's home side; when given, the corners are taken in the order written "
+        "(default: both read from the starting position)",
+    )
     cal.add_argument(
         "--width-mm", type=float, default=530.0, help="playing surface width, bar included"
     )
@@ -121,13 +128,32 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
             )
         k, dist = np.array(camera.matrix), np.array(camera.dist)
         corners = cv2.undistortPoints(corners.reshape(-1, 1, 2), k, dist, P=k).reshape(4, 2)
+    quad = tuple((float(x), float(y)) for x, y in corners)
+    home = args.white_home or "right"
+    if args.white_home is None:
+        from calibration.orient import orient
+
+        found = orient(image, corners, args.width_mm, args.height_mm, args.bar_mm, camera)
+        if found.confident:
+            quad, home = found.corners, found.white_home
+            print(
+                f"orientation read from the starting position: white's home on the {home}",
+                file=stdout,
+            )
+        else:
+            print(
+                "could not read the orientation (set up the starting position, or give "
+                "--white-home and the corners in order): used the corners as given, "
+                "white's home on the right",
+                file=stdout,
+            )
     cal = Calibration(
         image_size=size,
-        corners_px=tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
+        corners_px=quad,  # type: ignore[arg-type]
         width_mm=args.width_mm,
         height_mm=args.height_mm,
         bar_width_mm=args.bar_mm,
-        white_home=args.white_home,
+        white_home=home,
         camera=camera,
     )
     output = Path(args.output)

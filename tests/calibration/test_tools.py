@@ -70,9 +70,13 @@ def test_calibrate_with_corners_writes_the_file_and_an_overlay(
         ([], "automatic board finding is not built yet"),
         (["--corners", "1,2,3"], "expected 8 numbers"),
         (["--corners", "a,b,c,d,e,f,g,h"], "expected 8 numbers separated by commas"),
-        (["--corners", "532,784,1279,911,1377,259,607,165"], "listed the wrong way round"),
         (
-            ["--corners", "607,165,1377,259,1279,911,532,784", "--bar-mm", "900"],
+            ["--corners", "300,600,900,600,900,100,300,100", "--white-home", "right"],
+            "listed the wrong way round",
+        ),
+        (["--corners", "300,100,1900,100,900,600,300,600"], "outside the 1280x720 image"),
+        (
+            ["--corners", "300,100,900,100,900,600,300,600", "--bar-mm", "900"],
             "less than the width",
         ),
     ],
@@ -187,3 +191,53 @@ def test_calibrate_lens_says_when_the_chessboard_is_not_seen(
         "calibrate-lens", str(image), str(image), str(image), "-o", str(tmp_path / "l.json")
     )
     assert result.returncode == 2 and "found in 0 of 3 photos" in result.stderr
+
+
+def test_calibrate_reads_the_orientation_from_the_starting_position(tmp_path: Path) -> None:
+    r = render(
+        Scene(
+            white=START,
+            black=START,
+            white_home="left",
+            pose=CameraPose(yaw_deg=150, tilt_deg=7),
+            image_size=(1280, 720),
+        )
+    )
+    image = tmp_path / "start.png"
+    cv2.imwrite(str(image), r.image)
+    assert r.raw_corners is not None
+    shuffled = r.raw_corners[[2, 0, 3, 1]]  # in no particular order
+    out = tmp_path / "cal.json"
+    result = bg(
+        "calibrate",
+        str(image),
+        "--corners",
+        ",".join(f"{v:.3f}" for v in shuffled.ravel()),
+        "-o",
+        str(out),
+    )
+    assert result.returncode == 0, result.stderr
+    assert "white's home on the left" in result.stdout
+    cal = load(out)
+    assert (
+        np.allclose(np.array(cal.corners_px), r.raw_corners, atol=0.01) and cal.white_home == "left"
+    )
+
+
+def test_without_the_starting_position_the_corners_are_taken_as_given(tmp_path: Path) -> None:
+    r = render(Scene(pose=CameraPose(yaw_deg=30), image_size=(1280, 720)))  # an empty board
+    image = tmp_path / "empty.png"
+    cv2.imwrite(str(image), r.image)
+    assert r.raw_corners is not None
+    out = tmp_path / "cal.json"
+    result = bg(
+        "calibrate",
+        str(image),
+        "--corners",
+        ",".join(f"{v:.3f}" for v in r.raw_corners.ravel()),
+        "-o",
+        str(out),
+    )
+    assert result.returncode == 0, result.stderr
+    assert "could not read the orientation" in result.stdout
+    assert np.allclose(np.array(load(out).corners_px), r.raw_corners, atol=0.01)
