@@ -137,6 +137,10 @@ def _describe(event: Action) -> str:
     if t == "resign":
         return f"{who} offers to resign ({['', 'single', 'gammon', 'backgammon'][event['level']]})"
     if t == "reroll":
+        if event.get("opening"):
+            return (
+                f"the opening roll is void ({', '.join(event['reasons'])}): both roll one die again"
+            )
         return f"{who} must roll again ({', '.join(event['reasons'])})"
     what = str(event.get("what", "")).replace("_", " ")
     return str(t).replace("_", " ") + (f": {what}" if what else "")

@@ -158,3 +158,13 @@ def test_a_file_that_is_not_a_match_file(tmp_path: Path) -> None:
     result = bg(junk, "show")
     assert result.returncode == 2 and "not a bgcompanion match file" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_a_void_opening_roll(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    ok(db, "new", "--length", "3")
+    ok(db, "opening", "5", "2")
+    assert "the opening roll is void (cocked): both roll one die again" in ok(
+        db, "reroll", "cocked"
+    )
+    assert state(db)["phase"] == "opening"

@@ -160,6 +160,7 @@ class Match:
         self.resumed_phase = Phase.ROLL
         self.auto_doubles_used = 0
         self.illegal_from: Position | None = None
+        self.opening_dice = False  # the dice out are the opening roll's
 
     @property
     def over(self) -> bool:
@@ -288,6 +289,7 @@ class Match:
         self.dice = roll.dice
         self.phase = Phase.MOVE
         self.may_double = False
+        self.opening_dice = True
         return {"type": "opening", "white": roll.white, "black": roll.black, "first": roll.first}
 
     def _accept_pending_illegal(self) -> None:
@@ -306,6 +308,11 @@ class Match:
     def _do_reroll(self, a: Action, trusted: bool, events: list[Action]) -> Action:
         reasons = [str(r) for r in a.get("reasons", [])]
         self.dice = None
+        if self.opening_dice:
+            # A void opening roll is rolled again as an opening roll: one die each.
+            self.opening_dice = False
+            self.phase = Phase.OPENING
+            return {"type": "reroll", "player": None, "reasons": reasons, "opening": True}
         self.phase = Phase.ROLL
         # Cocked or misplaced dice still count as a throw: no double after it.
         self.may_double = bool(reasons) and set(reasons) <= REROLL_KEEPS_DOUBLE
@@ -334,6 +341,7 @@ class Match:
         return done
 
     def _after_play(self, result: Position, events: list[Action]) -> None:
+        self.opening_dice = False
         self.position = result
         self.dice = None
         self.may_double = True

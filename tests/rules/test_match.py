@@ -348,3 +348,19 @@ def test_random_legal_actions_keep_the_score_consistent(
         assert max(match.score.values()) - max(g.points for g in match.games if g.winner) < length
         crawfords = [g for g in match.games if g.crawford]
         assert len(crawfords) <= 1
+
+
+def test_a_void_opening_roll_is_rolled_again_one_die_each() -> None:
+    match = Match(MatchRules(length=5))
+    play_out(match, opening(5, 2), {"type": "reroll", "reasons": ["cocked"]})
+    assert match.phase == Phase.OPENING and match.allowed() == ["opening"] and match.dice is None
+    play_out(match, opening(1, 6))
+    assert match.on_roll is BLACK and match.dice == (6, 1)
+    # Later in the game a reroll is an ordinary one: the same player rolls two dice.
+    play_out(
+        match,
+        {"type": "play", "play": "13/7 8/7"},
+        {"type": "roll", "dice": [3, 1]},
+        {"type": "reroll", "reasons": ["wrong_section"]},
+    )
+    assert match.phase == Phase.ROLL and match.on_roll is WHITE
