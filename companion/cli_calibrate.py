@@ -49,7 +49,13 @@ def add_parsers(sub: Any) -> None:
     cal.add_argument(
         "--lens", help="a lens file from calibrate-lens (corners are then undistorted)"
     )
-    cal.add_argument("-o", "--output", required=True, help="the calibration file to write")
+    cal.add_argument("-o", "--output", help="the calibration file to write")
+    cal.add_argument(
+        "--check",
+        metavar="CAL",
+        help="instead: check that the camera and board have not moved since CAL was made",
+    )
+    cal.add_argument("--json", action="store_true", help="with --check: one JSON document")
     cal.add_argument(
         "--overlay", help="the overlay PNG (default: next to the output, .overlay.png)"
     )
@@ -107,6 +113,30 @@ def _corners(text: str | None) -> np.ndarray:
     return np.array(values, np.float64).reshape(4, 2)
 
 
+def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
+    """Exit 0 while the calibration still fits the image, 1 when the camera or board moved."""
+    from calibration.refine import check_drift
+    from calibration.schema import load
+
+    cal = load(args.check)
+    report = check_drift(_read_image(args), cal)
+    if args.json:
+        print(json.dumps(report), file=stdout)
+    else:
+        share = float(str(report["drift_of_width"])) * 100
+        verdict = (
+            "the camera or the board has moved: calibrate again"
+            if report["moved"]
+            else ("the calibration still fits")
+        )
+        print(
+            f"corners moved by up to {report['max_drift_px']} px ({share:.2f}% of the board's "
+            f"width): {verdict}",
+            file=stdout,
+        )
+    return 1 if report["moved"] else 0
+
+
 def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     import cv2
     import numpy as np
@@ -115,6 +145,10 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     from calibration.lens import load_lens
     from calibration.overlay import draw_overlay
 
+    if args.check:
+        return cmd_check(args, stdout)
+    if not args.output:
+        raise CalibrationError("-o/--output is required: the calibration file to write")
     image = _read_image(args)
     corners = _corners(args.corners)
     size = (image.shape[1], image.shape[0])

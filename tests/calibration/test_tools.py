@@ -241,3 +241,47 @@ def test_without_the_starting_position_the_corners_are_taken_as_given(tmp_path: 
     assert result.returncode == 0, result.stderr
     assert "could not read the orientation" in result.stdout
     assert np.allclose(np.array(load(out).corners_px), r.raw_corners, atol=0.01)
+
+
+def test_check_reports_no_drift_on_the_same_view_and_drift_when_moved(tmp_path: Path) -> None:
+    scene = Scene(
+        white=START,
+        black=START,
+        pose=CameraPose(yaw_deg=12, tilt_deg=6, k1=-0.06),
+        image_size=(1280, 720),
+    )
+    r = render(scene)
+    assert r.calibration is not None
+    cal = tmp_path / "cal.json"
+    r.calibration.save(cal)
+    same = tmp_path / "same.png"
+    cv2.imwrite(str(same), r.image)
+    result = bg("calibrate", "--check", str(cal), str(same), "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["moved"] is False and report["drift_of_width"] < 0.005
+    # The camera turned by 1.5 degrees: the board sits elsewhere in the image.
+    moved = render(
+        Scene(
+            white=START,
+            black=START,
+            pose=CameraPose(yaw_deg=13.5, tilt_deg=6, k1=-0.06),
+            image_size=(1280, 720),
+        )
+    )
+    path = tmp_path / "moved.png"
+    cv2.imwrite(str(path), moved.image)
+    result = bg("calibrate", "--check", str(cal), str(path))
+    assert result.returncode == 1 and "calibrate again" in result.stdout
+
+
+def test_check_refuses_an_image_of_another_size(
+    tmp_path: Path, board: tuple[Path, np.ndarray]
+) -> None:
+    image, _ = board
+    r = render(Scene(image_size=(640, 360)))
+    assert r.calibration is not None
+    cal = tmp_path / "small.json"
+    r.calibration.save(cal)
+    result = bg("calibrate", "--check", str(cal), str(image))
+    assert result.returncode == 2 and "calibration was made for 640x360" in result.stderr
