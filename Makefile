@@ -37,6 +37,7 @@ demo: install
 bench: install
 	$(BIN)/python benchmarks/movegen.py
 	$(BIN)/python benchmarks/store.py
+	$(BIN)/python benchmarks/calibration.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
