@@ -55,17 +55,14 @@ def format_steps(steps: Iterable[Step]) -> str:
         rendered.append((tuple(-p for p, _ in kept), text))
     rendered.sort()
     # Count identical moves; a hit mark on any copy marks the group ("6/5*(2)").
-    groups: dict[str, list[object]] = {}
+    counts: dict[str, int] = {}
+    shown: dict[str, str] = {}
     for _, text in rendered:
         plain = text.replace("*", "")
-        if plain in groups:
-            group = groups[plain]
-            group[1] = int(str(group[1])) + 1
-            if "*" in text and "*" not in str(group[0]):
-                group[0] = text
-        else:
-            groups[plain] = [text, 1]
-    return " ".join(f"{t}({n})" if int(str(n)) > 1 else str(t) for t, n in groups.values())
+        counts[plain] = counts.get(plain, 0) + 1
+        if plain not in shown or "*" in text:
+            shown[plain] = text
+    return " ".join(f"{shown[p]}({n})" if n > 1 else shown[p] for p, n in counts.items())
 
 
 _TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<count>\d)\))?$")
