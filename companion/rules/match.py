@@ -298,8 +298,8 @@ class Match:
             self._do_accept({}, True, [])
 
     def _do_roll(self, a: Action, trusted: bool, events: list[Action]) -> Action:
+        dice = check_dice(a.get("dice", ()))  # before anything changes
         self._accept_pending_illegal()
-        dice = check_dice(a.get("dice", ()))
         self.dice = dice
         self.phase = Phase.MOVE
         self.may_double = False

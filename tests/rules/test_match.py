@@ -364,3 +364,12 @@ def test_a_void_opening_roll_is_rolled_again_one_die_each() -> None:
         {"type": "reroll", "reasons": ["wrong_section"]},
     )
     assert match.phase == Phase.ROLL and match.on_roll is WHITE
+
+
+def test_a_bad_roll_does_not_accept_a_pending_illegal_play() -> None:
+    match = Match(MatchRules(length=5))
+    _illegal(match)
+    before = match.summary()
+    with pytest.raises(Exception, match="not a number from 1 to 6"):
+        match.apply({"type": "roll", "dice": [7, 1]})
+    assert match.summary() == before and match.phase == Phase.ILLEGAL
