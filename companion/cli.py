@@ -38,10 +38,11 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
-def _parse_dice(text: str) -> tuple[int, int]:
+def parse_dice(text: str, what: str = "--dice") -> tuple[int, int]:
+    """A roll written as 53, 5-3, 5,3 or 5 3."""
     digits = re.fullmatch(r"\s*([0-9])\s*[-, ]?\s*([0-9])\s*", text)
     if not digits:
-        raise UsageError(f"--dice {text!r}: expected two numbers 1-6, e.g. 53")
+        raise UsageError(f"{what} {text!r}: expected two numbers 1-6, e.g. 53")
     return check_dice((int(digits[1]), int(digits[2])))
 
 
@@ -120,7 +121,7 @@ def cmd_legal_moves(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
         return 0
     position, xg_dice = _position_arg(args.position, args.turn)
     if args.dice is not None:
-        dice = _parse_dice(args.dice)
+        dice = parse_dice(args.dice)
     elif xg_dice is not None:
         dice = xg_dice
     else:

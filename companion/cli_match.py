@@ -85,21 +85,14 @@ def add_parser(sub: Any) -> None:
     imp.add_argument("file")
 
 
-def _dice(text: str) -> list[int]:
-    digits = [c for c in text if c.isdigit()]
-    if len(digits) != 2:
-        from companion.rules import DiceError
-
-        raise DiceError(f"dice {text!r}: expected two numbers 1-6, e.g. 53")
-    return [int(d) for d in digits]
-
-
 def _action(args: argparse.Namespace) -> Action:
     c = args.match_command
     if c == "opening":
         return {"type": "opening", "white": args.white, "black": args.black}
     if c == "roll":
-        return {"type": "roll", "dice": _dice(args.dice)}
+        from companion.cli import parse_dice
+
+        return {"type": "roll", "dice": list(parse_dice(args.dice, "dice"))}
     if c == "play":
         return {"type": "play", "play": args.text}
     if c == "reroll":

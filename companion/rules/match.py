@@ -220,15 +220,12 @@ class Match:
         if p == Phase.ILLEGAL:
             return ["accept", "reject", "roll", *(["double"] if self.can_double() is None else [])]
         if p == Phase.DOUBLED:
-            return ["take", "drop", *(["beaver"] if self._beaver_allowed() else [])]
+            return ["take", "drop", *(["beaver"] if self.rules.beavers else [])]
         if p == Phase.BEAVERED:
             return ["take", "drop"]
         if p == Phase.RESIGNED:
             return ["accept", "reject"]
         return []
-
-    def _beaver_allowed(self) -> bool:
-        return self.rules.beavers and self.phase == Phase.DOUBLED
 
     def game_value(self, kind: ResultType) -> int:
         """Points a result is worth now, with the Jacoby rule."""
