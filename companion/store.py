@@ -55,10 +55,8 @@ class Event:
 
 
 def _now() -> str:
-    return (
-        time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
-        + f".{int(time.time() * 1000) % 1000:03d}Z"
-    )
+    now = time.time()  # one clock read for the seconds and the milliseconds
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
 
 
 class Store:
