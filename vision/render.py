@@ -289,48 +289,33 @@ def _checker_centres(
     return out
 
 
-def _draw_die(canvas: Image, die: Die, rng: np.random.Generator) -> dict[str, Any]:
+def _draw_die(canvas: Image, die: Die) -> dict[str, Any]:
     face, pip = DICE_STYLES[die.style]
     s = die.size_mm * (1.12 if die.state == "on_checker" else 1.0)
     a = math.radians(die.angle_deg)
     ux, uy = math.cos(a), math.sin(a)
     vx, vy = -uy, ux
-    squash = 1.0
-    if die.state == "cocked":
-        squash = 0.62  # the top face foreshortened by the tilt
-        side = [
-            (-0.5, 0.5 * squash),
-            (0.5, 0.5 * squash),
-            (0.5, 0.5 * squash + 0.45),
-            (-0.5, 0.5 * squash + 0.45),
-        ]
-        pts = np.array(
+    squash = 0.62 if die.state == "cocked" else 1.0  # a cocked die's top face is foreshortened
+
+    def polygon(corners: list[tuple[float, float]]) -> NDArray[np.int32]:
+        """Die-frame corners (in die sizes, turned by the die's angle) to canvas pixels."""
+        return np.array(
             [
                 [
                     (die.x_mm + (p * ux + q * vx) * s) * PX_PER_MM,
                     (die.y_mm + (p * uy + q * vy) * s) * PX_PER_MM,
                 ]
-                for p, q in side
+                for p, q in corners
             ],
             np.int32,
         )
-        cv2.fillConvexPoly(canvas, pts, _shade(face, 0.65), cv2.LINE_AA)
-    corners = [
-        (-0.5, -0.5 * squash),
-        (0.5, -0.5 * squash),
-        (0.5, 0.5 * squash),
-        (-0.5, 0.5 * squash),
-    ]
-    pts = np.array(
-        [
-            [
-                (die.x_mm + (p * ux + q * vx) * s) * PX_PER_MM,
-                (die.y_mm + (p * uy + q * vy) * s) * PX_PER_MM,
-            ]
-            for p, q in corners
-        ],
-        np.int32,
-    )
+
+    if die.state == "cocked":
+        near, far = 0.5 * squash, 0.5 * squash + 0.45  # the visible side face
+        side = polygon([(-0.5, near), (0.5, near), (0.5, far), (-0.5, far)])
+        cv2.fillConvexPoly(canvas, side, _shade(face, 0.65), cv2.LINE_AA)
+    half = 0.5 * squash
+    pts = polygon([(-0.5, -half), (0.5, -half), (0.5, half), (-0.5, half)])
     shadow = pts + np.array([4, 5], np.int32)
     cv2.fillConvexPoly(canvas, shadow, (20, 20, 20), cv2.LINE_AA)
     cv2.fillConvexPoly(canvas, pts, face, cv2.LINE_AA)
@@ -394,7 +379,7 @@ def _top_down(
             y = scene.height_mm / 2 + (d * (0.7 + k) if color == "white" else -d * (0.7 + k))
             _draw_checker(view, scene.width_mm / 2, y, d, tint)
             checkers.append({"color": color, "point": "bar", "center_mm": [scene.width_mm / 2, y]})
-    dice = [_draw_die(view, die, rng) for die in scene.dice]
+    dice = [_draw_die(view, die) for die in scene.dice]
     return canvas, {"checkers": checkers, "dice": dice}
 
 
