@@ -23,6 +23,22 @@ def _polygon(geo: BoardGeometry, rect: Rect, steps: int = 12) -> NDArray[np.int3
     return np.asarray(np.round(geo.mm_to_px(np.array(pts))), dtype=np.int32)
 
 
+def _label(
+    out: Image,
+    text: str,
+    at: tuple[float, float],
+    scale: float,
+    color: tuple[int, int, int],
+    line: int,
+    middle: bool,
+) -> None:
+    """Text centred on `at` (vertically too when `middle`), outlined in black for any board."""
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, line)
+    org = (round(at[0] - tw / 2), round(at[1] + th / 2) if middle else round(at[1]))
+    for colour, width in (((0, 0, 0), line + 2), (color, line)):
+        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, width, cv2.LINE_AA)
+
+
 def draw_overlay(image: Image, geo: BoardGeometry) -> Image:
     out = image.copy()
     shade = out.copy()
@@ -39,15 +55,8 @@ def draw_overlay(image: Image, geo: BoardGeometry) -> Image:
         r = geo.point_rect(n)
         base_y = r.y0 + 0.06 * h if r.y0 == 0 else r.y1 - 0.06 * h
         ((x, y),) = geo.mm_to_px([((r.x0 + r.x1) / 2, base_y)])
-        text = str(n)
-        scale = max(0.5, max(image.shape[:2]) / 2400)
-        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, line)
-        org = (round(x - tw / 2), round(y + th / 2))
-        cv2.putText(
-            out, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), line + 2, cv2.LINE_AA
-        )
-        cv2.putText(
-            out, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), line, cv2.LINE_AA
+        _label(
+            out, str(n), (x, y), max(0.5, max(image.shape[:2]) / 2400), (255, 255, 255), line, True
         )
     cv2.polylines(out, [_polygon(geo, Rect(0, 0, w, h), 24)], True, (0, 255, 0), line, cv2.LINE_AA)
     labels = (
@@ -56,13 +65,7 @@ def draw_overlay(image: Image, geo: BoardGeometry) -> Image:
     )
     for text, rect, color in labels:
         ((x, y),) = geo.mm_to_px([rect.center])
-        scale = max(0.5, max(image.shape[:2]) / 2000)
-        (tw, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, line)
-        org = (round(x - tw / 2), round(y))
-        cv2.putText(
-            out, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), line + 2, cv2.LINE_AA
-        )
-        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, color, line, cv2.LINE_AA)
+        _label(out, text, (x, y), max(0.5, max(image.shape[:2]) / 2000), color, line, False)
     # Mark white's seat: the near edge.
     ((x, y),) = geo.mm_to_px([(w / 2, h + 0.04 * h)])
     cv2.putText(
