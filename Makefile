@@ -38,6 +38,7 @@ bench: install
 	$(BIN)/python benchmarks/movegen.py
 	$(BIN)/python benchmarks/store.py
 	$(BIN)/python benchmarks/calibration.py
+	$(BIN)/python benchmarks/dice.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

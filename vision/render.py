@@ -16,9 +16,11 @@ checker counting; dice tests that need true 3-D appearance can extend it.
 
 from __future__ import annotations
 
+import json
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -289,7 +291,8 @@ def _checker_centres(
     return out
 
 
-def _draw_die(canvas: Image, die: Die) -> dict[str, Any]:
+def _draw_die(canvas: Image, die: Die, offset_mm: float = 0.0) -> dict[str, Any]:
+    """A die on the canvas; `offset_mm` shifts surface millimetres to canvas millimetres."""
     face, pip = DICE_STYLES[die.style]
     s = die.size_mm * (1.12 if die.state == "on_checker" else 1.0)
     a = math.radians(die.angle_deg)
@@ -302,8 +305,8 @@ def _draw_die(canvas: Image, die: Die) -> dict[str, Any]:
         return np.array(
             [
                 [
-                    (die.x_mm + (p * ux + q * vx) * s) * PX_PER_MM,
-                    (die.y_mm + (p * uy + q * vy) * s) * PX_PER_MM,
+                    (offset_mm + die.x_mm + (p * ux + q * vx) * s) * PX_PER_MM,
+                    (offset_mm + die.y_mm + (p * uy + q * vy) * s) * PX_PER_MM,
                 ]
                 for p, q in corners
             ],
@@ -321,8 +324,8 @@ def _draw_die(canvas: Image, die: Die) -> dict[str, Any]:
     cv2.fillConvexPoly(canvas, pts, face, cv2.LINE_AA)
     cv2.polylines(canvas, [pts], True, _shade(face, 0.75), 1, cv2.LINE_AA)
     for p, q in _PIPS[die.value]:
-        px = die.x_mm + (p * 0.27 * ux + q * 0.27 * squash * vx) * s
-        py = die.y_mm + (p * 0.27 * uy + q * 0.27 * squash * vy) * s
+        px = offset_mm + die.x_mm + (p * 0.27 * ux + q * 0.27 * squash * vx) * s
+        py = offset_mm + die.y_mm + (p * 0.27 * uy + q * 0.27 * squash * vy) * s
         cv2.circle(canvas, (_mm(px), _mm(py)), max(2, _mm(s * 0.085)), pip, -1, cv2.LINE_AA)
     return {
         "value": die.value,
@@ -379,7 +382,7 @@ def _top_down(
             y = scene.height_mm / 2 + (d * (0.7 + k) if color == "white" else -d * (0.7 + k))
             _draw_checker(view, scene.width_mm / 2, y, d, tint)
             checkers.append({"color": color, "point": "bar", "center_mm": [scene.width_mm / 2, y]})
-    dice = [_draw_die(view, die) for die in scene.dice]
+    dice = [_draw_die(canvas, die, offset_mm=f) for die in scene.dice]
     return canvas, {"checkers": checkers, "dice": dice}
 
 
@@ -553,3 +556,145 @@ def _light_and_noise(image: Image, look: Look, rng: np.random.Generator) -> Imag
         if ok:
             result = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return np.asarray(result, dtype=np.uint8)
+
+
+# --- rolls: dice thrown onto a board, with the verdict the rules give -------------------
+
+ROLL_KINDS = (
+    "valid",
+    "cocked",
+    "on_checker",
+    "wrong_section",
+    "off_board",
+    "dice_count",
+    "opening",
+)
+
+
+def random_roll_scene(
+    rng: random.Random, kind: str = "valid", image_size: tuple[int, int] = (1920, 1080)
+) -> tuple[Scene, str, list[str]]:
+    """A random board with dice thrown as `kind` says; the roller and the reasons expected.
+
+    `valid` and `opening` rolls stand (reasons []); every other kind breaks exactly one
+    rule (its reason in CONTRACTS.md's vocabulary). Dice keep clear of checkers unless
+    they stand on one, and of each other.
+    """
+    if kind not in ROLL_KINDS:
+        raise ValueError(f"unknown roll kind {kind!r}")
+    base = random_scene(rng, start_position=True, image_size=image_size)
+    geo = BoardGeometry(
+        Calibration(
+            image_size=image_size,
+            corners_px=(
+                (0, 0),
+                (base.width_mm, 0),
+                (base.width_mm, base.height_mm),
+                (0, base.height_mm),
+            ),
+            width_mm=base.width_mm,
+            height_mm=base.height_mm,
+            bar_width_mm=base.bar_width_mm,
+            white_home=base.white_home,
+        )
+    )
+    roller = "opening" if kind == "opening" else rng.choice(["white", "black"])
+    style = rng.choice(list(DICE_STYLES))
+    d = geo.point_width_mm * 0.94
+    occupied = [
+        (x, y)
+        for color, arr in (("white", base.white), ("black", base.black))
+        if arr is not None
+        for point in range(1, 25)
+        for x, y in _checker_centres(geo, point, color, arr[point], d)
+    ]
+
+    def free_spot(section: str, taken: list[tuple[float, float]]) -> tuple[float, float]:
+        rect = geo.left if section == "left" else geo.right
+        for _ in range(500):
+            x = rng.uniform(rect.x0 + 14, rect.x1 - 14)
+            y = rng.uniform(rect.y0 + 14, rect.y1 - 14)
+            if all(math.hypot(x - cx, y - cy) > d / 2 + 14 for cx, cy in occupied) and all(
+                math.hypot(x - tx, y - ty) > 30 for tx, ty in taken
+            ):
+                return x, y
+        raise RuntimeError("no free spot for a die")  # pragma: no cover
+
+    if roller == "opening":
+        sections = ["right", "left"]
+    else:
+        own = "right" if roller == "white" else "left"
+        sections = [own, own]
+    count = 2
+    if kind == "dice_count":
+        count = rng.choice([1, 3])
+        sections = (sections * 2)[:count]
+    spots: list[tuple[float, float]] = []
+    for section in sections:
+        spots.append(free_spot(section, spots))
+    states = ["flat"] * count
+    if kind == "cocked":
+        states[rng.randrange(count)] = "cocked"
+    elif kind == "on_checker":
+        k = rng.randrange(count)
+        states[k] = "on_checker"
+        own_x = geo.right if sections[k] == "right" else geo.left
+        spots[k] = rng.choice([c for c in occupied if own_x.contains(*c)])
+    elif kind == "wrong_section":
+        k = rng.randrange(count)
+        other = "left" if sections[k] == "right" else "right"
+        spots[k] = free_spot(other, spots[:k] + spots[k + 1 :])
+    elif kind == "off_board":
+        k = rng.randrange(count)
+        side = rng.choice(["top", "bottom"])
+        x = rng.uniform(40, base.width_mm - 40)
+        spots[k] = (x, -base.frame_mm / 2 if side == "top" else base.height_mm + base.frame_mm / 2)
+    size = rng.uniform(14, 18)
+    dice = tuple(
+        Die(
+            rng.randint(1, 6),
+            x,
+            y,
+            angle_deg=rng.uniform(0, 360),
+            state=state,
+            style=style,
+            size_mm=size,
+        )
+        for (x, y), state in zip(spots, states, strict=True)
+    )
+    reasons = [] if kind in ("valid", "opening") else [kind]
+    return replace(base, dice=dice), roller, reasons
+
+
+def write_roll_set(
+    folder: str | Path, count: int, seed: int = 0, image_size: tuple[int, int] = (1920, 1080)
+) -> None:
+    """A labelled set of rendered rolls (every kind in turn), in the layout `evaluate` reads."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    lines = []
+    for n in range(count):
+        kind = ROLL_KINDS[n % len(ROLL_KINDS)]
+        scene, roller, reasons = random_roll_scene(rng, kind, image_size)
+        r = render(scene)
+        assert r.calibration is not None
+        name = f"roll_{n:04d}"
+        cv2.imwrite(str(folder / f"{name}.png"), r.image)
+        r.calibration.save(folder / f"{name}.cal.json")
+        dice = [{"center_px": d["center_px"], "value": d["value"]} for d in r.labels["dice"]]
+        lines.append(
+            json.dumps(
+                {
+                    "path": f"{name}.png",
+                    "calibration": f"{name}.cal.json",
+                    "roller": roller,
+                    "reasons": reasons,
+                    "kind": kind,
+                    "dice": dice,
+                    "style": scene.style.name,
+                    "dice_style": scene.dice[0].style,
+                }
+            )
+        )
+    (folder / "labels.jsonl").write_text("\n".join(lines) + "\n")

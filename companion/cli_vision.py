@@ -1,0 +1,169 @@
+"""`bgcompanion read-dice`: the dice in one image, or in a batch of images (CONTRACTS.md §4)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+ROLLERS = ("white", "black", "opening")
+
+
+def add_parsers(sub: Any) -> None:
+    rd = sub.add_parser(
+        "read-dice",
+        help="read the dice in a camera image and say whether the roll stands",
+        description=(
+            "Find every die in the image, read its top face and judge the roll: both dice flat, "
+            "in the roller's right-hand section, not on a checker. Without --calibration only "
+            "cocked dice, the number of dice and unreadable dice can be judged. With --batch, "
+            'read JSON lines on stdin: {"image": PATH, "calibration": PATH or null, "roller": '
+            '"white"|"black"|"opening"|null}, one result line each.'
+        ),
+    )
+    rd.add_argument("image", nargs="?", help="a camera image or a photo of dice")
+    rd.add_argument("--calibration", help="the board's calibration file (from calibrate)")
+    rd.add_argument("--roller", choices=ROLLERS, help="who rolled ('opening': one die each)")
+    rd.add_argument("--config", help="a thresholds file overriding vision/dice.toml")
+    rd.add_argument("--batch", action="store_true", help="JSON lines on stdin, one result each")
+    rd.add_argument("--json", action="store_true", help="one JSON document (as in CONTRACTS.md)")
+    rd.set_defaults(func=cmd_read_dice)
+    add_evaluate_parser(sub)
+
+
+class _Reader:
+    """One process for a whole batch: the config and each calibration are loaded once."""
+
+    def __init__(self, config_path: str | None) -> None:
+        from vision.config import load_config
+
+        self.config = load_config(config_path)
+        self.geometries: dict[str, Any] = {}
+
+    def geometry(self, path: str | None) -> Any:
+        if path is None:
+            return None
+        if path not in self.geometries:
+            from calibration.geometry import BoardGeometry
+            from calibration.schema import load
+
+            self.geometries[path] = BoardGeometry(load(path))
+        return self.geometries[path]
+
+    def read(self, image_path: str, calibration: str | None, roller: str | None) -> dict[str, Any]:
+        import cv2
+
+        from companion.cli import UsageError
+        from vision.dice import read_dice
+
+        if roller is not None and roller not in ROLLERS:
+            raise UsageError(f"roller: expected white, black, opening or null, got {roller!r}")
+        if not Path(image_path).is_file():
+            raise UsageError(f"{image_path}: no such image file")
+        image = cv2.imread(image_path, cv2.IMREAD_COLOR)
+        if image is None:
+            raise UsageError(f"{image_path}: not an image OpenCV can read (PNG, JPEG, ...)")
+        geo = self.geometry(calibration)
+        if geo is not None:
+            w, h = geo.cal.image_size
+            if (image.shape[1], image.shape[0]) != (w, h):
+                raise UsageError(
+                    f"{image_path}: image is {image.shape[1]}x{image.shape[0]} but the "
+                    f"calibration is for {w}x{h}"
+                )
+        import numpy as np
+
+        pixels = np.asarray(image, dtype=np.uint8)
+        result: dict[str, Any] = read_dice(self.config, pixels, geo, roller).to_json()
+        return result
+
+
+def _batch_line(reader: _Reader, line: str) -> dict[str, Any]:
+    from calibration.schema import CalibrationError
+    from companion.cli import UsageError
+    from vision.errors import VisionError
+
+    try:
+        obj = json.loads(line)
+        if not isinstance(obj, dict) or not isinstance(obj.get("image"), str):
+            raise UsageError('expected {"image": PATH, "calibration": PATH|null, "roller": ...}')
+        cal = obj.get("calibration")
+        if cal is not None and not isinstance(cal, str):
+            raise UsageError("calibration: expected a path or null")
+        return reader.read(obj["image"], cal, obj.get("roller"))
+    except json.JSONDecodeError as e:
+        return {"error": f"malformed JSON: {e.msg} at column {e.colno}"}
+    except (UsageError, CalibrationError, VisionError) as e:
+        return {"error": str(e)}
+
+
+def cmd_read_dice(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from companion.cli import UsageError
+    from vision.errors import VisionError
+
+    try:
+        reader = _Reader(args.config)
+    except VisionError as e:
+        raise UsageError(str(e)) from None
+    if args.batch:
+        if args.image:
+            raise UsageError("--batch reads its images from stdin; give no IMAGE")
+        for line in stdin:
+            if line.strip():
+                print(json.dumps(_batch_line(reader, line)), file=stdout, flush=True)
+        return 0
+    if not args.image:
+        raise UsageError("give an IMAGE, or --batch")
+    result = reader.read(args.image, args.calibration, args.roller)
+    if args.json:
+        print(json.dumps(result), file=stdout)
+        return 0
+    for k, die in enumerate(result["dice"], 1):
+        value = die["value"] if die["value"] is not None else "unreadable"
+        where = f", {die['section']}" if die["section"] else ""
+        lie = "flat" if die["flat"] else "cocked"
+        extra = ", on a checker" if die["on_checker"] else ""
+        x, y = die["center_px"]
+        print(f"die {k}: {value} at ({x:.0f}, {y:.0f}), {lie}{where}{extra}", file=stdout)
+    roll = result["roll"]
+    status = "stands" if result["valid"] else "reroll: " + ", ".join(result["reasons"])
+    print(f"roll: {'-'.join(map(str, roll)) if roll else 'none'}; {status}", file=stdout)
+    return 0
+
+
+def add_evaluate_parser(sub: Any) -> None:
+    ev = sub.add_parser(
+        "evaluate-dice",
+        help="measure the dice reader over a labelled set of images",
+        description=(
+            "Read every image of a labelled set (a folder with labels.jsonl, see "
+            "vision/evaluate.py) "
+            "and write metrics.json (accuracy, reroll-call precision and recall per reason, "
+            "accepted invalid rolls, false rerolls), confusion.csv, confusion.png and the "
+            "config.toml that produced them."
+        ),
+    )
+    ev.add_argument("folder", help="the labelled set")
+    ev.add_argument("--config", help="a thresholds file overriding vision/dice.toml")
+    ev.add_argument("-o", "--output", default="dice-evaluation", help="where to write the report")
+    ev.set_defaults(func=cmd_evaluate_dice)
+
+
+def cmd_evaluate_dice(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from calibration.schema import CalibrationError
+    from companion.cli import UsageError
+    from vision.config import load_config
+    from vision.errors import VisionError
+    from vision.evaluate import evaluate, write_report
+
+    try:
+        cfg = load_config(args.config)
+        metrics = evaluate(cfg, args.folder)
+    except (VisionError, CalibrationError) as e:
+        raise UsageError(str(e)) from None
+    write_report(cfg, metrics, args.output)
+    summary = metrics.to_json()
+    print(json.dumps({k: v for k, v in summary.items() if k != "reroll_calls"}), file=stdout)
+    print(f"report written to {args.output}/", file=stdout)
+    return 0

@@ -1,0 +1,127 @@
+"""The dice reader: pips to values, the verdict's rules, the config, real photos."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from calibration.geometry import BoardGeometry
+from vision.config import load_config
+from vision.dice import REASONS, DieReading, read_dice, verdict
+from vision.errors import ConfigError
+from vision.evaluate import evaluate
+from vision.render import START, Die, Look, Scene, render
+
+REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice_real_dev"
+CFG = load_config()
+
+
+def rendered_roll(value: int, style: str, **kw: object) -> tuple[object, BoardGeometry]:
+    dice = (
+        Die(value, 400, 150, angle_deg=20, style=style),
+        Die(7 - value, 450, 300, angle_deg=70, style=style),
+    )
+    r = render(Scene(white=START, black=START, dice=dice, image_size=(1920, 1080), **kw))  # type: ignore[arg-type]
+    assert r.calibration is not None
+    return r, BoardGeometry(r.calibration)
+
+
+# Black dice are not yet read reliably on a clean board (see the issue 5 notes).
+@pytest.mark.parametrize("style", ["white", "red"])
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+def test_every_face_is_read_on_a_clean_rendered_board(value: int, style: str) -> None:
+    r, geo = rendered_roll(value, style, look=Look())
+    result = read_dice(CFG, r.image, geo, "white")  # type: ignore[attr-defined]
+    assert sorted(d.value for d in result.dice) == sorted([value, 7 - value])
+    assert result.roll == tuple(sorted([value, 7 - value], reverse=True))
+    assert result.valid and result.reasons == []
+    assert all(d.section == "right" and d.flat for d in result.dice)
+
+
+def test_dice_in_the_roller_s_left_section_are_a_wrong_section_for_white_not_black() -> None:
+    r, geo = rendered_roll(3, "white", look=Look())
+    assert read_dice(CFG, r.image, geo, "black").reasons == ["wrong_section"]  # type: ignore[attr-defined]
+    assert read_dice(CFG, r.image, geo, "opening").reasons == ["wrong_section"]  # type: ignore[attr-defined]
+
+
+def die(value: int | None = 3, section: str | None = "right", **kw: object) -> DieReading:
+    return DieReading(value, 1.0, (0.0, 0.0), section=section, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("dice", "roller", "reasons"),
+    [
+        ([die(5), die(3)], "white", []),
+        ([die(5, "left"), die(3, "left")], "black", []),
+        ([die(5, "left"), die(3, "right")], "opening", []),
+        ([die(5, "right"), die(3, "right")], "opening", ["wrong_section"]),
+        ([die(5), die(3, "left")], "white", ["wrong_section"]),
+        ([die(5), die(3, flat=False)], "white", ["cocked"]),
+        ([die(5), die(3, on_checker=True)], "white", ["on_checker"]),
+        ([die(5), die(3, "off")], "white", ["off_board"]),
+        ([die(5)], "white", ["dice_count"]),
+        ([die(5), die(3), die(2)], "white", ["dice_count"]),
+        ([die(5), die(None)], "white", ["unreadable"]),
+        ([die(5, "bar"), die(3)], "white", ["wrong_section"]),
+    ],
+)
+def test_the_verdict_follows_the_rules(
+    dice: list[DieReading], roller: str, reasons: list[str]
+) -> None:
+    roll, valid, got = verdict(dice, roller, calibrated=True)
+    assert got == reasons and valid == (not reasons)
+    assert set(got) <= set(REASONS)
+    if len(dice) == 2 and None not in (d.value for d in dice):
+        assert roll == (5, 3)
+
+
+def test_without_a_calibration_sections_and_checkers_are_not_judged() -> None:
+    _, valid, reasons = verdict([die(5, None, on_checker=True), die(3, None)], "white", False)
+    assert valid and reasons == []
+
+
+def test_a_config_file_overrides_defaults_and_rejects_unknown_names(tmp_path: Path) -> None:
+    good = tmp_path / "good.toml"
+    good.write_text("[pips]\ncontrast_min = 55\n")
+    assert load_config(good)["pips"]["contrast_min"] == 55
+    assert load_config(good)["faces"] == CFG["faces"]
+    for text, message in [
+        ("[pips]\ncontrast_mni = 5\n", "unknown key pips.contrast_mni"),
+        ("[pip]\nx = 1\n", "unknown section [pip]"),
+        ('[pips]\ncontrast_min = "high"\n', "must be a number"),
+        ("[pips\n", "not valid TOML"),
+    ]:
+        bad = tmp_path / "bad.toml"
+        bad.write_text(text)
+        with pytest.raises(ConfigError, match=message.replace("[", r"\[")):
+            load_config(bad)
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="shared/data/dice_real_dev is not beside the repo")
+def test_real_photos_are_mostly_read_and_wrong_values_are_rare(tmp_path: Path) -> None:
+    # The first 60 photos of the real development set, read without a calibration.
+    lines = (REAL / "labels.jsonl").read_text().splitlines()[:60]
+    for line in lines:
+        entry = json.loads(line)
+        (tmp_path / Path(entry["path"]).name).symlink_to(REAL / entry["path"])
+        entry["path"] = Path(entry["path"]).name
+    (tmp_path / "labels.jsonl").write_text(
+        "\n".join(
+            json.dumps({**json.loads(x), "path": Path(json.loads(x)["path"]).name}) for x in lines
+        )
+    )
+    m = evaluate(CFG, tmp_path)
+    assert m.dice >= 150
+    assert m.right / m.dice >= 0.9
+    assert m.wrong / m.dice <= 0.02
+
+
+def test_read_dice_rejects_what_is_not_an_image() -> None:
+    from vision.errors import ImageError
+
+    with pytest.raises(ImageError):
+        read_dice(CFG, None)  # type: ignore[arg-type]
+    assert cv2 is not None

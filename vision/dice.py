@@ -1,0 +1,549 @@
+"""Dice: find every die in a frame, read its top face, judge how it lies and the roll.
+
+The reader starts from the pips, because they are what every die has in common
+whatever its colour: small round blobs that stand out of an even face. A pip is
+a blob of the morphological top-hat (dark pips on light dice) or its opposite
+(light pips on red or black dice) whose surrounding ring is even. Pips join into
+a face when they are alike (size, foreshortening, face brightness) and the straight
+line between them stays on the face; a face is read only if its pips make one of
+the six patterns (point-symmetric about the centre, with a centre pip exactly for
+1, 3 and 5). Faces of one die (the top and visible sides) join into a die whose
+top is its brightest face (light comes from above). With a calibration, the top
+face is measured in board millimetres: a foreshortened face is a cocked die, a
+face larger than a die is one standing on a checker, and its centre gives the section.
+
+Every threshold is named in `vision/dice.toml`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.geometry import BoardGeometry, Color
+from vision.config import Config
+from vision.errors import ImageError
+
+Image = NDArray[np.uint8]
+REASONS = ("cocked", "wrong_section", "on_checker", "off_board", "dice_count", "unreadable")
+
+
+@dataclass(frozen=True)
+class Pip:
+    x: float
+    y: float
+    r: float
+    dark: bool  # dark pip on a light face
+    face: float  # grey level of the face around it
+    contrast: float
+    shape: tuple[float, float, float]  # normalised second moments (xx, xy, yy)
+
+
+@dataclass
+class Face:
+    pips: list[Pip]
+    value: int | None
+    confidence: float
+    x: float
+    y: float
+    level: float
+
+
+@dataclass
+class DieReading:
+    value: int | None
+    confidence: float
+    center_px: tuple[float, float]
+    flat: bool = True
+    section: str | None = None
+    on_checker: bool = False
+    aspect: float | None = None  # short / long side of the top face
+    size_mm: float | None = None
+    faces: list[Face] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "confidence": round(self.confidence, 3),
+            "center_px": [round(self.center_px[0], 1), round(self.center_px[1], 1)],
+            "flat": self.flat,
+            "section": self.section,
+            "on_checker": self.on_checker,
+        }
+
+
+@dataclass
+class DiceResult:
+    dice: list[DieReading]
+    roll: tuple[int, int] | None
+    valid: bool
+    reasons: list[str]
+    elapsed_ms: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dice": [d.to_json() for d in self.dice],
+            "roll": list(self.roll) if self.roll else None,
+            "valid": self.valid,
+            "reasons": self.reasons,
+            "elapsed_ms": round(self.elapsed_ms, 2),
+        }
+
+
+# --- pips ---------------------------------------------------------------------------
+
+
+def _candidates(
+    cfg: Config, gray: Image, d_max: float, dark: bool, scale: float, share: float
+) -> list[dict[str, Any]]:
+    p = cfg["pips"]
+    k = int(d_max * 1.6) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    op = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
+    hat = cv2.morphologyEx(gray, op, kernel)
+    # Half the local peak: pips a few pixels apart stay separate blobs even when blurred.
+    peak = cv2.dilate(hat, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k // 2 | 1, k // 2 | 1)))
+    mask = ((hat > p["tophat_min"]) & (hat > peak * share)).astype(np.uint8)
+    n, lab, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for j in range(1, n):
+        x, y, w, h, a = (int(v) for v in stats[j])
+        if a < p["area_min_px"] or w > d_max * 1.3 or h > d_max * 1.3:
+            continue
+        if a / (w * h) < p["fill_min"]:
+            continue
+        sub = lab[y : y + h, x : x + w] == j
+        values = gray[y : y + h, x : x + w][sub]
+        m = cv2.moments(sub.astype(np.uint8), True)
+        cxx, cxy, cyy = m["mu20"] / a, m["mu11"] / a, m["mu02"] / a
+        det = math.sqrt(max(cxx * cyy - cxy * cxy, 1e-9))
+        out.append(
+            {
+                "x": cent[j][0] * scale,
+                "y": cent[j][1] * scale,
+                "r": math.sqrt(a / math.pi) * scale,
+                "value": float(values.min() if dark else values.max()),
+                "dark": dark,
+                "shape": (cxx / det, cxy / det, cyy / det),
+            }
+        )
+    return out
+
+
+_RING_ANGLES = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+
+
+def _ring_check(cfg: Config, gray: Image, cands: list[dict[str, Any]]) -> list[Pip]:
+    """Keep candidates that sit on an even face clearly brighter (darker) than the pip."""
+    p = cfg["pips"]
+    hgt, wid = gray.shape
+    pips = []
+    xy = np.array([[c["x"], c["y"]] for c in cands]) if cands else np.zeros((0, 2))
+    radii = np.array([c["r"] for c in cands])
+    for i, c in enumerate(cands):
+        pts = np.concatenate(
+            [
+                np.stack(
+                    [c["x"] + rr * np.cos(_RING_ANGLES), c["y"] + rr * np.sin(_RING_ANGLES)], 1
+                )
+                for rr in (p["ring_inner"] * c["r"] + 1, p["ring_outer"] * c["r"] + 1)
+            ]
+        )
+        near = np.flatnonzero(np.abs(xy - xy[i]).max(axis=1) < 4 * c["r"] + radii)
+        keep = np.ones(len(pts), bool)
+        for j in near:
+            if j != i:
+                keep &= np.hypot(*(pts - xy[j]).T) > radii[j] * p["ring_exclude"] + 1
+        pts = pts[keep]
+        if len(pts) < p["ring_min_samples"]:
+            continue
+        xs = np.clip(pts[:, 0].astype(int), 0, wid - 1)
+        ys = np.clip(pts[:, 1].astype(int), 0, hgt - 1)
+        ring = gray[ys, xs].astype(np.float64)
+        face = float(np.median(ring))
+        contrast = face - c["value"] if c["dark"] else c["value"] - face
+        spread = float(np.percentile(ring, 90) - np.percentile(ring, 10))
+        if contrast < p["contrast_min"] or spread > p["ring_spread_max"] * contrast:
+            continue
+        pips.append(Pip(c["x"], c["y"], c["r"], c["dark"], face, contrast, c["shape"]))
+    return pips
+
+
+def find_pips(cfg: Config, gray: Image, d_max: float | None = None) -> list[Pip]:
+    """Every pip in a grey image; without `d_max` (pixels) at several scales."""
+    p = cfg["pips"]
+    levels: list[tuple[Image, float]] = [(gray, 1.0)]
+    share = p["peak_share_calibrated"] if d_max is not None else p["peak_share"]
+    if d_max is None:
+        d_max = p["diameter_max_px"]
+        level, scale = gray, 1.0
+        while min(level.shape) >= p["pyramid_min_side"]:
+            level, scale = np.asarray(cv2.pyrDown(level), dtype=np.uint8), scale * 2
+            levels.append((level, scale))
+    cands: list[dict[str, Any]] = []
+    for level, scale in levels:
+        for dark in (True, False):
+            found = _candidates(cfg, level, d_max, dark, scale, share)
+            # A pip found at a finer level wins over the same pip seen coarser.
+            cands.extend(
+                c
+                for c in found
+                if all(
+                    math.hypot(c["x"] - o["x"], c["y"] - o["y"]) > max(c["r"], o["r"])
+                    for o in cands
+                )
+            )
+    return _ring_check(cfg, gray, cands)
+
+
+# --- faces --------------------------------------------------------------------------
+
+
+def _linked(cfg: Config, gray: Image, a: Pip, b: Pip, pips: list[Pip]) -> bool:
+    f = cfg["faces"]
+    d = math.hypot(a.x - b.x, a.y - b.y)
+    rm = (a.r + b.r) / 2
+    if a.dark != b.dark or d > f["link_max"] * 2 * rm or d < f["link_min"] * rm:
+        return False
+    if max(a.r, b.r) > f["size_ratio_max"] * min(a.r, b.r):
+        return False
+    sa, sb = a.shape, b.shape
+    if (
+        math.sqrt((sa[0] - sb[0]) ** 2 + 2 * (sa[1] - sb[1]) ** 2 + (sa[2] - sb[2]) ** 2)
+        > f["shape_diff_max"]
+    ):
+        return False
+    con = min(a.contrast, b.contrast)
+    if abs(a.face - b.face) > f["face_diff_max"] * con:
+        return False
+    sign = 1.0 if a.dark else -1.0
+    limit = min(sign * a.face, sign * b.face) - f["line_dip_max"] * con
+    n = max(4, int(d))
+    ts = np.linspace(0, 1, n)
+    xs, ys = a.x + ts * (b.x - a.x), a.y + ts * (b.y - a.y)
+    keep = np.ones(n, bool)
+    for p in pips:
+        if abs(p.x - (a.x + b.x) / 2) < d + 2 * p.r and abs(p.y - (a.y + b.y) / 2) < d + 2 * p.r:
+            keep &= np.hypot(xs - p.x, ys - p.y) >= 1.5 * p.r
+    hgt, wid = gray.shape
+    xi = np.clip(np.round(xs[keep]).astype(int), 0, wid - 1)
+    yi = np.clip(np.round(ys[keep]).astype(int), 0, hgt - 1)
+    return bool(np.all(sign * gray[yi, xi].astype(np.float64) >= limit))
+
+
+def _pattern(cfg: Config, pts: NDArray[np.float64]) -> tuple[int | None, float]:
+    """The value of a pip pattern, or None if it is none of the six; and a confidence."""
+    n = len(pts)
+    if n == 1:
+        return 1, 1.0
+    if n > 6:
+        return None, 0.0
+    tol = cfg["faces"]["symmetry_tolerance"]
+    c = pts.mean(axis=0)
+    dist = np.linalg.norm(pts - c, axis=1)
+    span = float(dist.mean())
+    worst = 0.0
+    for p in pts:  # every pip has a partner mirrored through the centre
+        worst = max(worst, float(np.min(np.linalg.norm(pts - (2 * c - p), axis=1))) / span)
+    central = int(np.sum(dist < tol * span))
+    if central != (1 if n in (3, 5) else 0):
+        return None, 0.0
+    if n == 3:  # the three lie on a line
+        v = pts - c
+        off_line = abs(v[0, 0] * v[2, 1] - v[0, 1] * v[2, 0]) / max(span * span, 1e-9)
+        worst = max(worst, off_line)
+    if worst > tol:
+        return None, 0.0
+    return n, 1.0 - worst / tol * 0.5
+
+
+def _single_is_face(cfg: Config, gray: Image, pip: Pip) -> bool:
+    """A lone pip is a face of 1 only if an even face surrounds it well beyond the pip."""
+    f = cfg["faces"]
+    rr = f["single_ring"] * pip.r + 1
+    pts = np.stack([pip.x + rr * np.cos(_RING_ANGLES), pip.y + rr * np.sin(_RING_ANGLES)], 1)
+    hgt, wid = gray.shape
+    inside = (pts[:, 0] >= 0) & (pts[:, 0] < wid) & (pts[:, 1] >= 0) & (pts[:, 1] < hgt)
+    if inside.mean() < 1:
+        return False
+    ring = gray[pts[:, 1].astype(int), pts[:, 0].astype(int)].astype(np.float64)
+    near = np.abs(ring - pip.face) <= f["single_ring_tolerance"] * pip.contrast
+    return bool(near.mean() >= f["single_ring_share"])
+
+
+def find_faces(cfg: Config, gray: Image, pips: list[Pip]) -> list[Face]:
+    n = len(pips)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            if _linked(cfg, gray, pips[i], pips[j], pips):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[Pip]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(pips[i])
+    faces = []
+    for group in groups.values():
+        if len(group) == 1 and not _single_is_face(cfg, gray, group[0]):
+            continue
+        pts = np.array([[p.x, p.y] for p in group])
+        value, conf = _pattern(cfg, pts)
+        contrast = min(p.contrast for p in group)
+        conf *= min(1.0, contrast / (2 * cfg["pips"]["contrast_min"]))
+        cx, cy = pts.mean(axis=0)
+        level = float(np.mean([p.face for p in group]))
+        faces.append(Face(group, value, conf, float(cx), float(cy), level))
+    return faces
+
+
+def _roundness(face: Face) -> float:
+    """How far its pips are from circles (1 = round): side faces are more foreshortened."""
+    out = []
+    for p in face.pips:
+        xx, xy, yy = p.shape
+        half_tr, disc = (xx + yy) / 2, math.sqrt(max(((xx - yy) / 2) ** 2 + xy * xy, 0.0))
+        out.append(math.sqrt((half_tr + disc) / max(half_tr - disc, 1e-6)))
+    return float(np.mean(out))
+
+
+def group_dice(cfg: Config, faces: list[Face]) -> list[DieReading]:
+    """Faces close together are one die; its top is the least foreshortened face."""
+    join = cfg["faces"]["die_join"]
+    dice: list[DieReading] = []
+    for face in sorted(faces, key=lambda f: (_roundness(f), -len(f.pips))):
+        for die in dice:
+            r = max(p.r for p in die.faces[0].pips + face.pips)
+            if math.hypot(face.x - die.center_px[0], face.y - die.center_px[1]) < join * r:
+                die.faces.append(face)
+                break
+        else:
+            dice.append(DieReading(face.value, face.confidence, (face.x, face.y), faces=[face]))
+    return dice
+
+
+# --- judging ------------------------------------------------------------------------
+
+
+def _face_box(gray: Image, face: Face) -> NDArray[np.float64] | None:
+    """The corners (4 x 2, px) of the even region around a face's pips, if it is closed."""
+    r = float(np.mean([p.r for p in face.pips]))
+    spread = max((math.hypot(p.x - face.x, p.y - face.y) for p in face.pips), default=0.0)
+    half = int(max(6 * r, 2.2 * spread + 3 * r)) + 2
+    hgt, wid = gray.shape
+    x0, y0 = max(0, int(face.x) - half), max(0, int(face.y) - half)
+    x1, y1 = min(wid, int(face.x) + half + 1), min(hgt, int(face.y) + half + 1)
+    roi = gray[y0:y1, x0:x1]
+    contrast = min(p.contrast for p in face.pips)
+    tol = max(10.0, 0.25 * contrast)
+    mask = (np.abs(roi.astype(np.float64) - face.level) <= tol).astype(np.uint8)
+    edges = cv2.Canny(roi, 40, 100)
+    mask[edges > 0] = 0
+    for p in face.pips:
+        cv2.circle(mask, (round(p.x - x0), round(p.y - y0)), round(p.r * 1.3), 1, -1)
+    mask = np.asarray(cv2.erode(mask, np.ones((3, 3), np.uint8)), dtype=np.uint8)
+    _, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    cx, cy = round(face.x - x0), round(face.y - y0)
+    if not (0 <= cy < lab.shape[0] and 0 <= cx < lab.shape[1]):
+        return None
+    label = lab[cy, cx]
+    if label == 0:
+        # The centre of a 2/4/6 may sit on the eroded gap; take the largest label near it.
+        window = lab[max(0, cy - 2) : cy + 3, max(0, cx - 2) : cx + 3]
+        labels = window[window > 0]
+        if not len(labels):
+            return None
+        label = int(np.bincount(labels).argmax())
+    x, y, w, h, _ = stats[label]
+    if x == 0 or y == 0 or x + w >= lab.shape[1] or y + h >= lab.shape[0]:
+        return None  # leaked into a background of the same shade
+    ys, xs = np.nonzero(lab == label)
+    pts = np.stack([xs + x0, ys + y0], 1).astype(np.float32)
+    box = cv2.boxPoints(cv2.minAreaRect(pts))
+    grow = 1.0  # the erosion took a pixel off each side
+    centre = box.mean(axis=0)
+    box = centre + (box - centre) * (1 + grow / max(1.0, float(np.linalg.norm(box[0] - centre))))
+    return np.asarray(box, dtype=np.float64)
+
+
+def _measure(
+    gray: Image, die: DieReading, geo: BoardGeometry | None, view: tuple[float, int, int]
+) -> tuple[float | None, float | None]:
+    """The top face's aspect (short / long side) and its side in mm (with a calibration).
+
+    `view` = (zoom, x0, y0) maps `gray`'s pixels back to the camera image's.
+    """
+    box = _face_box(gray, die.faces[0])
+    if box is None:
+        return None, None
+    zoom, x0, y0 = view
+    box = box / zoom + np.array([x0, y0], np.float64)
+    pts = geo.px_to_mm(box) if geo is not None else box
+    a = float(np.linalg.norm(pts[1] - pts[0]))
+    b = float(np.linalg.norm(pts[2] - pts[1]))
+    if min(a, b) <= 0:
+        return None, None
+    return min(a, b) / max(a, b), (math.sqrt(a * b) if geo is not None else None)
+
+
+def _die_sized(cfg: Config, die: DieReading) -> bool:
+    """With a calibration: a face whose even region is not die-sized is something else.
+
+    A lone pip (a face of 1) must show a measurable die face around it; other patterns
+    are distinctive enough to stand without one.
+    """
+    p = cfg["pips"]
+    if die.size_mm is None:
+        return len(die.faces[0].pips) > 1
+    return bool(p["die_mm_min"] * 0.8 <= die.size_mm <= p["die_mm_max"] * 1.2)
+
+
+def judge_dice(
+    cfg: Config,
+    gray: Image,
+    dice: list[DieReading],
+    geo: BoardGeometry | None,
+    view: tuple[float, int, int] = (1.0, 0, 0),
+) -> None:
+    """Fill in flat / on_checker for each die (in place); `view` as in `_measure`."""
+    j = cfg["judge"]
+    for die in dice:
+        aspect, size = _measure(gray, die, geo, view)
+        die.aspect, die.size_mm = aspect, size
+        limit = j["cocked_aspect_max"] if geo is not None else j["cocked_aspect_uncalibrated"]
+        die.flat = aspect is None or aspect >= limit
+        if geo is not None:
+            die.on_checker = size is not None and size > j["on_checker_size"] * j["die_mm"]
+        if die.confidence < j["confidence_min"]:
+            die.value = None
+
+
+def verdict(
+    dice: list[DieReading], roller: str | None, calibrated: bool
+) -> tuple[tuple[int, int] | None, bool, list[str]]:
+    """The roll (high die first) and whether it stands, with the reasons it does not."""
+    reasons: list[str] = []
+    values = [d.value for d in dice]
+    roll = None
+    if len(dice) == 2 and None not in values:
+        hi, lo = sorted((int(v) for v in values if v is not None), reverse=True)
+        roll = (hi, lo)
+    if any(v is None for v in values):
+        reasons.append("unreadable")
+    if len(dice) != 2:
+        reasons.append("dice_count")
+    if any(not d.flat for d in dice):
+        reasons.append("cocked")
+    if calibrated:
+        if any(d.on_checker for d in dice):
+            reasons.append("on_checker")
+        if any(d.section == "off" for d in dice):
+            reasons.append("off_board")
+        on_board = [d for d in dice if d.section != "off"]
+        if roller in ("white", "black"):
+            want = "right" if roller == "white" else "left"
+            if any(d.section != want for d in on_board):
+                reasons.append("wrong_section")
+        elif (
+            roller == "opening"
+            and len(on_board) == 2
+            and sorted(str(d.section) for d in on_board) != ["left", "right"]
+        ):
+            reasons.append("wrong_section")
+    ordered = [r for r in REASONS if r in reasons]
+    return roll, not ordered, ordered
+
+
+def _pip_diameter_range(cfg: Config, geo: BoardGeometry) -> float:
+    """The largest pip diameter in pixels a die on this board can show."""
+    p = cfg["pips"]
+    px_per_mm = 0.0
+    for x, y in [(0, 0), (geo.width_mm, 0), (geo.width_mm, geo.height_mm), (0, geo.height_mm)]:
+        pts = geo.mm_to_px([(x, y), (x + 10, y), (x, y + 10)])  # perspective: scale varies
+        local = max(float(np.linalg.norm(pts[1] - pts[0])), float(np.linalg.norm(pts[2] - pts[0])))
+        px_per_mm = max(px_per_mm, local / 10)
+    return max(5.0, p["pip_fraction"] * p["die_mm_max"] * px_per_mm * 1.2)
+
+
+def to_gray(image: Image) -> Image:
+    if image is None or not isinstance(image, np.ndarray) or image.size == 0:
+        raise ImageError("not an image")
+    if image.ndim == 2:
+        return image
+    if image.ndim == 3 and image.shape[2] in (3, 4):
+        code = cv2.COLOR_BGR2GRAY if image.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
+        return np.asarray(cv2.cvtColor(image, code), dtype=np.uint8)
+    raise ImageError(f"unexpected image shape {image.shape}")
+
+
+def _board_crop(geo: BoardGeometry, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The image box holding the board and a margin around it (dice thrown off the board)."""
+    m = 60.0
+    w, h = geo.width_mm, geo.height_mm
+    box = geo.mm_to_px([(-m, -m), (w + m, -m), (w + m, h + m), (-m, h + m)])
+    hgt, wid = shape[:2]
+    x0, y0 = (
+        min(max(0, int(v)), lim - 1) for v, lim in zip(box.min(axis=0), (wid, hgt), strict=True)
+    )
+    x1 = int(min(wid, max(x0 + 1, box[:, 0].max() + 1)))
+    y1 = int(min(hgt, max(y0 + 1, box[:, 1].max() + 1)))
+    return x0, y0, x1, y1
+
+
+def read_dice(
+    cfg: Config,
+    image: Image,
+    geo: BoardGeometry | None = None,
+    roller: Color | str | None = None,
+) -> DiceResult:
+    """Everything about the dice in one frame.
+
+    With a calibration only the board and a margin around it are searched, and when
+    the board is imaged so small that pips are a few pixels across the crop is
+    enlarged first (small pips lose their shape and contrast otherwise).
+    """
+    start = time.perf_counter()
+    gray = to_gray(image)
+    x0 = y0 = 0
+    zoom = 1.0
+    d_max: float | None = None
+    work = gray
+    if geo is not None:
+        d_max = _pip_diameter_range(cfg, geo)
+        x0, y0, x1, y1 = _board_crop(geo, gray.shape)
+        work = gray[y0:y1, x0:x1]
+        if d_max < cfg["pips"]["zoom_below_px"]:
+            zoom = 2.0
+            work = np.asarray(
+                cv2.resize(work, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR),
+                dtype=np.uint8,
+            )
+            d_max *= zoom
+    pips = find_pips(cfg, work, d_max)
+    if d_max is not None:  # with a calibration a pip's size is known to within a factor
+        p = cfg["pips"]
+        r_max = d_max / 2
+        pips = [q for q in pips if q.r >= r_max * p["calibrated_radius_min"]]
+    faces = find_faces(cfg, work, pips)
+    dice = group_dice(cfg, faces)
+    judge_dice(cfg, work, dice, geo, (zoom, x0, y0))
+    if geo is not None:
+        dice = [d for d in dice if _die_sized(cfg, d)]
+    for die in dice:
+        x, y = die.center_px
+        die.center_px = (x / zoom + x0, y / zoom + y0)
+        if geo is not None:
+            die.section = geo.section_px(*die.center_px)
+    roll, valid, reasons = verdict(dice, roller, geo is not None)
+    return DiceResult(dice, roll, valid, reasons, (time.perf_counter() - start) * 1000)
