@@ -200,4 +200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the imported module, not this __main__ copy of it: subcommand modules raise
+    # companion.cli.UsageError, and main() must catch that very class.
+    from companion.cli import main as package_main
+
+    sys.exit(package_main())
