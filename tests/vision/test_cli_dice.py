@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import cv2
 
-from companion.cli import main
+from tests.test_cli import run
 from vision.render import START, Die, Look, Scene, render
-
-
-def run(argv: list[str], stdin: str = "", capsys: object = None) -> tuple[int, str]:
-    import sys
-
-    old = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        code = main(argv)
-    finally:
-        sys.stdin = old
-    return code, ""
 
 
 def write_roll(tmp_path: Path) -> tuple[Path, Path]:
@@ -34,13 +21,11 @@ def write_roll(tmp_path: Path) -> tuple[Path, Path]:
     return image, cal
 
 
-def test_read_dice_json_has_the_contract_fields(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_read_dice_json_has_the_contract_fields(tmp_path: Path) -> None:
     image, cal = write_roll(tmp_path)
-    code, _ = run(
-        ["read-dice", str(image), "--calibration", str(cal), "--roller", "white", "--json"]
-    )
-    out = json.loads(capsys.readouterr().out)
-    assert code == 0
+    result = run("read-dice", str(image), "--calibration", str(cal), "--roller", "white", "--json")
+    out = json.loads(result.stdout)
+    assert result.returncode == 0
     assert out["roll"] == [6, 2] and out["valid"] is True and out["reasons"] == []
     assert set(out) >= {"dice", "roll", "valid", "reasons", "elapsed_ms"}
     for d in out["dice"]:
@@ -48,7 +33,7 @@ def test_read_dice_json_has_the_contract_fields(tmp_path: Path, capsys) -> None:
         assert d["section"] == "right"
 
 
-def test_batch_reads_every_line_and_reports_bad_ones_in_place(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_batch_reads_every_line_and_reports_bad_ones_in_place(tmp_path: Path) -> None:
     image, cal = write_roll(tmp_path)
     lines = [
         json.dumps({"image": str(image), "calibration": str(cal), "roller": "black"}),
@@ -56,36 +41,37 @@ def test_batch_reads_every_line_and_reports_bad_ones_in_place(tmp_path: Path, ca
         json.dumps({"image": str(tmp_path / "missing.png"), "calibration": None, "roller": None}),
         json.dumps({"image": str(image), "calibration": None, "roller": "white"}),
     ]
-    code, _ = run(["read-dice", "--batch"], "\n".join(lines) + "\n")
-    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
-    assert code == 0 and len(out) == 4
+    result = run("read-dice", "--batch", stdin="\n".join(lines) + "\n")
+    out = [json.loads(x) for x in result.stdout.splitlines()]
+    assert result.returncode == 0 and len(out) == 4
     assert out[0]["reasons"] == ["wrong_section"] and out[0]["roll"] == [6, 2]
     assert "malformed JSON" in out[1]["error"]
     assert "no such image" in out[2]["error"]
     assert out[3]["valid"] is True and out[3]["dice"][0]["section"] is None
 
 
-def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     junk = tmp_path / "junk.png"
     junk.write_bytes(b"not a png")
-    assert run(["read-dice", str(junk)])[0] == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "not an image" in err
+    result = run("read-dice", str(junk))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "not an image" in result.stderr
     image, _ = write_roll(tmp_path)
     small = tmp_path / "cal.json"
     r = render(Scene(image_size=(640, 360)))
     assert r.calibration is not None
     r.calibration.save(small)
-    assert run(["read-dice", str(image), "--calibration", str(small)])[0] == 2
-    assert "calibration is for 640x360" in capsys.readouterr().err
+    result = run("read-dice", str(image), "--calibration", str(small))
+    assert result.returncode == 2
+    assert "calibration is for 640x360" in result.stderr
 
 
-def test_evaluate_dice_writes_metrics_confusion_and_config(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_evaluate_dice_writes_metrics_confusion_and_config(tmp_path: Path) -> None:
     from vision.render import write_roll_set
 
     write_roll_set(tmp_path / "set", 3, seed=5, image_size=(1280, 720))
-    code, _ = run(["evaluate-dice", str(tmp_path / "set"), "-o", str(tmp_path / "rep")])
-    assert code == 0
+    result = run("evaluate-dice", str(tmp_path / "set"), "-o", str(tmp_path / "rep"))
+    assert result.returncode == 0
     files = {p.name for p in (tmp_path / "rep").iterdir()}
     assert files == {"metrics.json", "confusion.csv", "confusion.png", "config.toml"}
     metrics = json.loads((tmp_path / "rep" / "metrics.json").read_text())

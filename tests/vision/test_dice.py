@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import cv2
 import pytest
 
 from calibration.geometry import BoardGeometry
@@ -103,16 +101,9 @@ def test_a_config_file_overrides_defaults_and_rejects_unknown_names(tmp_path: Pa
 @pytest.mark.skipif(not REAL.is_dir(), reason="shared/data/dice_real_dev is not beside the repo")
 def test_real_photos_are_mostly_read_and_wrong_values_are_rare(tmp_path: Path) -> None:
     # The first 60 photos of the real development set, read without a calibration.
+    (tmp_path / "images").symlink_to(REAL / "images")
     lines = (REAL / "labels.jsonl").read_text().splitlines()[:60]
-    for line in lines:
-        entry = json.loads(line)
-        (tmp_path / Path(entry["path"]).name).symlink_to(REAL / entry["path"])
-        entry["path"] = Path(entry["path"]).name
-    (tmp_path / "labels.jsonl").write_text(
-        "\n".join(
-            json.dumps({**json.loads(x), "path": Path(json.loads(x)["path"]).name}) for x in lines
-        )
-    )
+    (tmp_path / "labels.jsonl").write_text("\n".join(lines) + "\n")
     m = evaluate(CFG, tmp_path)
     assert m.dice >= 150
     assert m.right / m.dice >= 0.9
@@ -124,4 +115,3 @@ def test_read_dice_rejects_what_is_not_an_image() -> None:
 
     with pytest.raises(ImageError):
         read_dice(CFG, None)  # type: ignore[arg-type]
-    assert cv2 is not None
