@@ -466,14 +466,7 @@ def render(scene: Scene) -> Rendered:
         ]
     )
     und_corners = cv2.perspectiveTransform(surface_mm.reshape(-1, 1, 2), h_board).reshape(-1, 2)
-    geo_cal = Calibration(
-        image_size=(iw, ih),
-        corners_px=_quad(und_corners),
-        width_mm=scene.width_mm,
-        height_mm=scene.height_mm,
-        bar_width_mm=scene.bar_width_mm,
-        white_home=scene.white_home,
-    )
+    geo_cal = _scene_calibration(scene, _quad(und_corners))
     geo = BoardGeometry(geo_cal)
     top, items = _top_down(scene, geo, rng)
     # Table background, then the board projected onto it.
@@ -499,15 +492,7 @@ def render(scene: Scene) -> Rendered:
             tuple(tuple(float(v) for v in row) for row in k), tuple(float(v) for v in dist)
         )  # type: ignore[arg-type]
     image = _light_and_noise(image, scene.look, rng)
-    truth = Calibration(
-        image_size=(iw, ih),
-        corners_px=_quad(und_corners),
-        width_mm=scene.width_mm,
-        height_mm=scene.height_mm,
-        bar_width_mm=scene.bar_width_mm,
-        white_home=scene.white_home,
-        camera=camera,
-    )
+    truth = replace(geo_cal, camera=camera)
     truth_geo = BoardGeometry(truth)
     for item in items["checkers"] + items["dice"]:
         (px,) = truth_geo.mm_to_px([tuple(item["center_mm"])])
@@ -522,6 +507,23 @@ def render(scene: Scene) -> Rendered:
         **items,
     }
     return Rendered(image, labels, truth, np.asarray(raw_corners, np.float64))
+
+
+def _scene_calibration(
+    scene: Scene,
+    corners: tuple[
+        tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]
+    ],
+) -> Calibration:
+    """A calibration of the scene's board with the surface corners at `corners` (pixels)."""
+    return Calibration(
+        image_size=scene.image_size,
+        corners_px=corners,
+        width_mm=scene.width_mm,
+        height_mm=scene.height_mm,
+        bar_width_mm=scene.bar_width_mm,
+        white_home=scene.white_home,
+    )
 
 
 def _quad(
@@ -583,20 +585,10 @@ def random_roll_scene(
     if kind not in ROLL_KINDS:
         raise ValueError(f"unknown roll kind {kind!r}")
     base = random_scene(rng, start_position=True, image_size=image_size)
+    # Only board millimetres are needed here: any corners inside the image will do.
+    iw, ih = image_size
     geo = BoardGeometry(
-        Calibration(
-            image_size=image_size,
-            corners_px=(
-                (0, 0),
-                (base.width_mm, 0),
-                (base.width_mm, base.height_mm),
-                (0, base.height_mm),
-            ),
-            width_mm=base.width_mm,
-            height_mm=base.height_mm,
-            bar_width_mm=base.bar_width_mm,
-            white_home=base.white_home,
-        )
+        _scene_calibration(base, ((0, 0), (iw - 1, 0), (iw - 1, ih - 1), (0, ih - 1)))
     )
     roller = "opening" if kind == "opening" else rng.choice(["white", "black"])
     style = rng.choice(list(DICE_STYLES))

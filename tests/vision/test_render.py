@@ -9,7 +9,18 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
-from vision.render import START, STYLES, CameraPose, Die, Look, Scene, random_scene, render
+from vision.render import (
+    ROLL_KINDS,
+    START,
+    STYLES,
+    CameraPose,
+    Die,
+    Look,
+    Scene,
+    random_roll_scene,
+    random_scene,
+    render,
+)
 
 PLAIN = Look()  # no noise, no gradient: colours can be checked exactly
 
@@ -104,3 +115,13 @@ def test_random_scenes_stay_in_view_and_in_range() -> None:
         assert r.raw_corners is not None
         assert (r.raw_corners >= 0).all() and (r.raw_corners[:, 0] < 640).all()
         assert (r.raw_corners[:, 1] < 360).all()
+
+
+@pytest.mark.parametrize("kind", ROLL_KINDS)
+def test_roll_scenes_of_every_kind_render_at_any_image_size(kind: str) -> None:
+    scene, roller, reasons = random_roll_scene(random.Random(3), kind, (640, 360))
+    r = render(scene)
+    assert r.image.shape == (360, 640, 3)
+    assert reasons == ([] if kind in ("valid", "opening") else [kind])
+    assert (roller == "opening") == (kind == "opening")
+    assert len(r.labels["dice"]) == len(scene.dice) >= 1
