@@ -8,7 +8,7 @@ a face when they are alike (size, foreshortening, face brightness) and the strai
 line between them stays on the face; a face is read only if its pips make one of
 the six patterns (point-symmetric about the centre, with a centre pip exactly for
 1, 3 and 5). Faces of one die (the top and visible sides) join into a die whose
-top is its brightest face (light comes from above). With a calibration, the top
+top is its least foreshortened face (roundest pips). With a calibration, the top
 face is measured in board millimetres: a foreshortened face is a cocked die, a
 face larger than a die is one standing on a checker, and its centre gives the section.
 
@@ -103,7 +103,7 @@ def _candidates(
     cfg: Config, gray: Image, d_max: float, dark: bool, scale: float, share: float
 ) -> list[dict[str, Any]]:
     p = cfg["pips"]
-    k = int(d_max * 1.6) | 1
+    k = int(d_max * p["kernel_diameters"]) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     op = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
     hat = cv2.morphologyEx(gray, op, kernel)
@@ -114,7 +114,8 @@ def _candidates(
     out = []
     for j in range(1, n):
         x, y, w, h, a = (int(v) for v in stats[j])
-        if a < p["area_min_px"] or w > d_max * 1.3 or h > d_max * 1.3:
+        big = d_max * p["blob_diameters_max"]
+        if a < p["area_min_px"] or w > big or h > big:
             continue
         if a / (w * h) < p["fill_min"]:
             continue
@@ -139,6 +140,11 @@ def _candidates(
 _RING_ANGLES = np.linspace(0, 2 * np.pi, 24, endpoint=False)
 
 
+def _circle(x: float, y: float, radius: float) -> NDArray[np.float64]:
+    """24 points (N x 2) on a circle around (x, y)."""
+    return np.stack([x + radius * np.cos(_RING_ANGLES), y + radius * np.sin(_RING_ANGLES)], 1)
+
+
 def _ring_check(cfg: Config, gray: Image, cands: list[dict[str, Any]]) -> list[Pip]:
     """Keep candidates that sit on an even face clearly brighter (darker) than the pip."""
     p = cfg["pips"]
@@ -149,9 +155,7 @@ def _ring_check(cfg: Config, gray: Image, cands: list[dict[str, Any]]) -> list[P
     for i, c in enumerate(cands):
         pts = np.concatenate(
             [
-                np.stack(
-                    [c["x"] + rr * np.cos(_RING_ANGLES), c["y"] + rr * np.sin(_RING_ANGLES)], 1
-                )
+                _circle(c["x"], c["y"], rr)
                 for rr in (p["ring_inner"] * c["r"] + 1, p["ring_outer"] * c["r"] + 1)
             ]
         )
@@ -266,8 +270,7 @@ def _pattern(cfg: Config, pts: NDArray[np.float64]) -> tuple[int | None, float]:
 def _single_is_face(cfg: Config, gray: Image, pip: Pip) -> bool:
     """A lone pip is a face of 1 only if an even face surrounds it well beyond the pip."""
     f = cfg["faces"]
-    rr = f["single_ring"] * pip.r + 1
-    pts = np.stack([pip.x + rr * np.cos(_RING_ANGLES), pip.y + rr * np.sin(_RING_ANGLES)], 1)
+    pts = _circle(pip.x, pip.y, f["single_ring"] * pip.r + 1)
     hgt, wid = gray.shape
     inside = (pts[:, 0] >= 0) & (pts[:, 0] < wid) & (pts[:, 1] >= 0) & (pts[:, 1] < hgt)
     if inside.mean() < 1:
@@ -336,7 +339,7 @@ def group_dice(cfg: Config, faces: list[Face]) -> list[DieReading]:
 # --- judging ------------------------------------------------------------------------
 
 
-def _face_box(gray: Image, face: Face) -> NDArray[np.float64] | None:
+def _face_box(cfg: Config, gray: Image, face: Face) -> NDArray[np.float64] | None:
     """The corners (4 x 2, px) of the even region around a face's pips, if it is closed."""
     r = float(np.mean([p.r for p in face.pips]))
     spread = max((math.hypot(p.x - face.x, p.y - face.y) for p in face.pips), default=0.0)
@@ -345,10 +348,11 @@ def _face_box(gray: Image, face: Face) -> NDArray[np.float64] | None:
     x0, y0 = max(0, int(face.x) - half), max(0, int(face.y) - half)
     x1, y1 = min(wid, int(face.x) + half + 1), min(hgt, int(face.y) + half + 1)
     roi = gray[y0:y1, x0:x1]
+    j = cfg["judge"]
     contrast = min(p.contrast for p in face.pips)
-    tol = max(10.0, 0.25 * contrast)
+    tol = max(j["face_tolerance_min"], j["face_tolerance"] * contrast)
     mask = (np.abs(roi.astype(np.float64) - face.level) <= tol).astype(np.uint8)
-    edges = cv2.Canny(roi, 40, 100)
+    edges = cv2.Canny(roi, j["edge_low"], j["edge_high"])
     mask[edges > 0] = 0
     for p in face.pips:
         cv2.circle(mask, (round(p.x - x0), round(p.y - y0)), round(p.r * 1.3), 1, -1)
@@ -378,13 +382,17 @@ def _face_box(gray: Image, face: Face) -> NDArray[np.float64] | None:
 
 
 def _measure(
-    gray: Image, die: DieReading, geo: BoardGeometry | None, view: tuple[float, int, int]
+    cfg: Config,
+    gray: Image,
+    die: DieReading,
+    geo: BoardGeometry | None,
+    view: tuple[float, int, int],
 ) -> tuple[float | None, float | None]:
     """The top face's aspect (short / long side) and its side in mm (with a calibration).
 
     `view` = (zoom, x0, y0) maps `gray`'s pixels back to the camera image's.
     """
-    box = _face_box(gray, die.faces[0])
+    box = _face_box(cfg, gray, die.faces[0])
     if box is None:
         return None, None
     zoom, x0, y0 = view
@@ -403,10 +411,11 @@ def _die_sized(cfg: Config, die: DieReading) -> bool:
     A lone pip (a face of 1) must show a measurable die face around it; other patterns
     are distinctive enough to stand without one.
     """
-    p = cfg["pips"]
+    p, j = cfg["pips"], cfg["judge"]
     if die.size_mm is None:
         return len(die.faces[0].pips) > 1
-    return bool(p["die_mm_min"] * 0.8 <= die.size_mm <= p["die_mm_max"] * 1.2)
+    low, high = p["die_mm_min"] * j["die_size_low"], p["die_mm_max"] * j["die_size_high"]
+    return bool(low <= die.size_mm <= high)
 
 
 def judge_dice(
@@ -419,7 +428,7 @@ def judge_dice(
     """Fill in flat / on_checker for each die (in place); `view` as in `_measure`."""
     j = cfg["judge"]
     for die in dice:
-        aspect, size = _measure(gray, die, geo, view)
+        aspect, size = _measure(cfg, gray, die, geo, view)
         die.aspect, die.size_mm = aspect, size
         limit = j["cocked_aspect_max"] if geo is not None else j["cocked_aspect_uncalibrated"]
         die.flat = aspect is None or aspect >= limit
@@ -465,7 +474,7 @@ def verdict(
     return roll, not ordered, ordered
 
 
-def _pip_diameter_range(cfg: Config, geo: BoardGeometry) -> float:
+def _pip_diameter_max(cfg: Config, geo: BoardGeometry) -> float:
     """The largest pip diameter in pixels a die on this board can show."""
     p = cfg["pips"]
     px_per_mm = 0.0
@@ -520,7 +529,7 @@ def read_dice(
     d_max: float | None = None
     work = gray
     if geo is not None:
-        d_max = _pip_diameter_range(cfg, geo)
+        d_max = _pip_diameter_max(cfg, geo)
         x0, y0, x1, y1 = _board_crop(geo, gray.shape)
         work = gray[y0:y1, x0:x1]
         if d_max < cfg["pips"]["zoom_below_px"]:
