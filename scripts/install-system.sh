@@ -6,6 +6,8 @@ set -euo pipefail
 # Debian packages the tests need. Later parts (firmware, browser tests) add theirs.
 packages=(
   gnubg  # GNU Backgammon: the tests check that it imports our .mat exports
+  # the cube unit: firmware built with avr-gcc, run in simavr, parser tested with gcc
+  gcc make gcc-avr avr-libc binutils-avr libsimavr-dev
 )
 # Debian's python3 ships venv without ensurepip; python3-venv brings it.
 python3 -c 'import ensurepip, venv' 2>/dev/null || packages+=(python3-venv)

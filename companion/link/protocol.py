@@ -165,7 +165,7 @@ def parse_line(text: str) -> Message:
     if line.startswith("<state ") and line.endswith(">"):
         fields = dict(f.split(":", 1) for f in line[7:-1].split() if ":" in f)
         return StateReport(fields)
-    if line.startswith("[") and line.endswith("]"):
+    if line.startswith("[") and line.endswith("]") and line.split()[0] not in ("[BTN", "[SYNC"):
         return Info(line[1:-1])
     raise ProtocolError(f"not a line of the cube protocol: {line[:60]!r}")
 

@@ -127,19 +127,28 @@ class SimUnit:
         if not first:
             raise SimError("the simavr harness exited at start")
         self.port = json.loads(first)["path"]
-        threading.Thread(target=self._read, daemon=True, name="simunit").start()
+        self._reader = threading.Thread(target=self._read, daemon=True, name="simunit")
+        self._reader.start()
         if self.fast:
             self._send("fast 1")
         return self.port
 
     def stop(self) -> None:
-        if self._proc and self._proc.poll() is None:
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
             try:
                 self._send("quit")
-                self._proc.wait(timeout=5)
+                proc.wait(timeout=5)
             except (OSError, subprocess.TimeoutExpired):
-                self._proc.kill()
-                self._proc.wait()
+                proc.kill()
+                proc.wait()
+        self._reader.join(timeout=5)
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                stream.close()
+        self._proc = None
 
     def _send(self, command: str) -> None:
         assert self._proc is not None and self._proc.stdin is not None

@@ -1,0 +1,143 @@
+"""The client and a cube unit (the real firmware in simavr, and the emulator):
+the display follows the host, every button press arrives once, faults heal."""
+
+from __future__ import annotations
+
+import time
+
+import serial
+
+from companion.link.client import CubeLink, Deadlines, Status
+from companion.link.protocol import ButtonPress, DisplayState, display_text
+from tests.link.conftest import Unit
+
+FAST = Deadlines(reply_s=0.5, sync_s=1.0, keepalive_s=0.5, backoff_first_s=0.02)
+
+
+def presses(link: CubeLink, n: int, timeout: float = 3.0) -> list[ButtonPress]:
+    got = []
+    deadline = time.monotonic() + timeout
+    while len(got) < n and time.monotonic() < deadline:
+        try:
+            got.append(link.events.get(timeout=0.05))
+        except Exception:
+            continue
+    return got
+
+
+def no_more_presses(link: CubeLink, wait: float = 0.8) -> bool:
+    time.sleep(wait)  # longer than the unit's retransmission period
+    return link.events.empty()
+
+
+def test_display_follows_the_host(unit: Unit) -> None:
+    with CubeLink(unit.port, deadlines=FAST) as link:
+        assert link.wait_status(Status.CONNECTED, 3)
+        states = [
+            (DisplayState(1, "c", "-", 0, 0, 7, "-"), " 0  64 0", {"link", "centre"}),
+            (DisplayState(2, "w", "-", 3, 1, 7, "-"), " 3   2 1", {"link", "owner_white"}),
+            (DisplayState(1, "c", "-", 6, 4, 7, "c"), " 6Cr64 4", {"link", "centre"}),
+            (DisplayState(1024, "b", "-", 0, 12, 0, "-"), " 0102412", {"link", "owner_black"}),
+        ]
+        for state, text, leds in states:
+            link.show(state)
+            assert unit.wait_display(text), (unit.display(), text)
+            assert unit.leds() == leds
+        # an offer: the doubled value blinks and the offer LED is lit
+        offer = DisplayState(2, "w", "w", 3, 1, 7, "-")
+        link.show(offer)
+        assert unit.wait_display(" 3   4 1") and unit.wait_display(" 3     1")
+        assert "offer" in unit.leds()
+
+
+def test_every_press_arrives_exactly_once_in_order(unit: Unit) -> None:
+    with CubeLink(unit.port, deadlines=FAST) as link:
+        assert link.wait_status(Status.CONNECTED, 3)
+        burst = [("w", "double"), ("b", "take"), ("b", "pass"), ("w", "take"), ("b", "double")] * 2
+        for player, button in burst:
+            unit.press(player, button)
+            time.sleep(0.02)  # the button is released long enough to count again
+        got = presses(link, len(burst), timeout=5)
+        assert [(p.player, p.button) for p in got] == burst
+        assert [p.seq for p in got] == list(range(1, len(burst) + 1))
+        assert no_more_presses(link)
+
+
+def test_host_closes_and_reopens_the_port(unit: Unit) -> None:
+    state = DisplayState(4, "b", "-", 2, 5, 9, "-")
+    with CubeLink(unit.port, deadlines=FAST) as link:
+        assert link.wait_status(Status.CONNECTED, 3)
+        link.show(state)
+        assert link.wait_confirmed(state, 2)
+        link.drop_connection()
+        unit.press("w", "double")  # pressed while the host is away
+        assert presses(link, 1)[0].button == "double"
+        assert link.reconnects >= 1
+        assert link.wait_confirmed(state, 2)  # the whole state was sent again
+        assert unit.wait_display(display_text(state), timeout=1.0)
+        assert no_more_presses(link)
+    # a new host process on the same unit sees no old presses again
+    with CubeLink(unit.port, deadlines=FAST) as again:
+        assert again.wait_status(Status.CONNECTED, 3)
+        assert no_more_presses(again)
+
+
+def test_unit_reset_mid_session_gets_the_state_back(unit: Unit) -> None:
+    state = DisplayState(8, "w", "-", 1, 0, 5, "-")
+    with CubeLink(unit.port, deadlines=FAST) as link:
+        assert link.wait_status(Status.CONNECTED, 3)
+        link.show(state)
+        assert unit.wait_display(" 1   8 0")
+        unit.press("b", "pass")
+        assert presses(link, 1)[0].seq == 1
+        boots = link.banner.boot if link.banner else 0
+        unit.reset()
+        deadline = time.monotonic() + 2
+        while (link.banner.boot if link.banner else 0) == boots and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert link.banner is not None and link.banner.reset == "external"
+        assert unit.wait_display(" 1   8 0", timeout=1.0)  # within a second of the reset
+        unit.press("w", "take")  # numbering starts again after a reset: still delivered
+        got = presses(link, 1)
+        assert [(p.seq, p.button) for p in got] == [(1, "take")]
+        assert no_more_presses(link)
+
+
+def test_garbage_and_partial_lines_on_the_wire(unit: Unit) -> None:
+    state = DisplayState(2, "b", "-", 0, 0, 3, "-")
+    with CubeLink(unit.port, deadlines=FAST) as link:
+        assert link.wait_status(Status.CONNECTED, 3)
+        with serial.Serial(unit.port, 115200, timeout=0.1) as noise:
+            noise.write(b"\x00\xff\xfeGARB")  # no newline: it prefixes the host's next line
+            link.show(state)
+            assert unit.wait_display(display_text(state))
+            noise.write(b"SHOW 64 c - 0 0 3 -\n" + b"X" * 100 + b"\n")
+            time.sleep(0.3)
+        later = DisplayState(2, "b", "-", 1, 0, 3, "-")
+        link.show(later)
+        assert unit.wait_display(display_text(later))
+        assert link.status == Status.CONNECTED
+
+
+def test_silent_host_shows_link_lost_then_recovers(unit: Unit) -> None:
+    state = DisplayState(2, "w", "-", 0, 1, 3, "-")
+    with CubeLink(unit.port, deadlines=FAST) as link:
+        assert link.wait_status(Status.CONNECTED, 3)
+        link.show(state)
+        assert unit.wait_display(" 0   2 1")
+        link.keepalive = False
+        assert unit.wait_display("  Lo5t  ", timeout=5.0)  # 3 s of silence
+        assert unit.leds() == set()
+        link.keepalive = True
+        assert unit.wait_display(" 0   2 1", timeout=2.0)
+        assert "link" in unit.leds()
+
+
+def test_bounded_reconnects_give_up_on_a_missing_port() -> None:
+    deadlines = Deadlines(attempts=3, backoff_first_s=0.01, backoff_max_s=0.02)
+    link = CubeLink("/dev/nonexistent-cube", deadlines=deadlines)
+    link.start()
+    assert link.wait_status(Status.FAILED, 5)
+    assert link.reconnects == 3
+    assert any("nonexistent" in p for p in link.problems)
+    link.close()
