@@ -39,6 +39,7 @@ bench: install
 	$(BIN)/python benchmarks/store.py
 	$(BIN)/python benchmarks/calibration.py
 	$(BIN)/python benchmarks/dice.py
+	$(BIN)/python benchmarks/link.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

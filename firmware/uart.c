@@ -17,9 +17,11 @@ static volatile uint8_t tx_head, tx_tail;
 
 void uart_init(void)
 {
+    /* U2X before UBRR: the chip does not care, but simavr fixes its byte time
+     * when UBRR is written and would otherwise run the line at half speed */
+    UCSR0A = _BV(U2X0);
     UBRR0H = (uint8_t)(UBRR_VALUE >> 8);
     UBRR0L = (uint8_t)UBRR_VALUE;
-    UCSR0A = _BV(U2X0);
     UCSR0C = _BV(UCSZ01) | _BV(UCSZ00); /* 8N1 */
     UCSR0B = _BV(RXEN0) | _BV(TXEN0) | _BV(RXCIE0);
 }

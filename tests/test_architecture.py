@@ -53,3 +53,11 @@ def test_vision_and_calibration_never_import_companion_flask_or_serial(module: s
 @pytest.mark.parametrize("module", ["calibration.refine", "calibration.orient", "calibration.lens"])
 def test_calibration_does_not_import_vision(module: str) -> None:
     assert not any(m == "vision" or m.startswith("vision.") for m in loaded_modules(module))
+
+
+@pytest.mark.parametrize("module", ["companion.link.protocol", "companion.link.codes"])
+def test_link_protocol_is_pure(module: str) -> None:
+    """Encode/parse needs no serial port, no vision and no web framework."""
+    modules = loaded_modules(module)
+    for forbidden in ("serial", "vision", "flask", "cv2", "threading"):
+        assert not any(m == forbidden or m.startswith(forbidden + ".") for m in modules), forbidden

@@ -219,6 +219,8 @@ class CubeLink:
             target=self._read, args=(self._port,), daemon=True, name="cube-reader"
         ).start()
         self._sync()
+        self._command("?")  # the unit's boot number and state, for a banner missed
+        self._unit_boot = int(self.last_report.get("boot", "0")) or self._unit_boot
         with self._changed:
             self._confirmed = None  # the whole state goes out again
         self._unit_reset.clear()

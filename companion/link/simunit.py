@@ -101,6 +101,7 @@ class SimUnit:
         self.max7219 = Max7219()
         self.pins: dict[str, int] = {}
         self.events: list[dict[str, Any]] = []
+        self.latch_times_us: list[int] = []  # simulated time of each LOAD rising edge
         self.time_us = 0
         self._lock = threading.Condition()
         self._proc: subprocess.Popen[str] | None = None
@@ -170,6 +171,7 @@ class SimUnit:
                 elif kind == "pin":
                     if ev["pin"] == "B2" and ev["v"] and not self.pins.get("B2"):
                         self.max7219.latch()
+                        self.latch_times_us.append(ev["t"])
                     self.pins[ev["pin"]] = ev["v"]
                 else:
                     self.events.append(ev)

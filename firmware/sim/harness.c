@@ -85,10 +85,13 @@ static void on_uart_out(avr_irq_t *irq, uint32_t value, void *param)
         emit("{\"t\":%llu,\"ev\":\"out_nl\"}", sim_us());
 }
 
+static void feed_pending(void);
+
 static void on_xon(avr_irq_t *irq, uint32_t value, void *param)
 {
     (void)irq, (void)value, (void)param;
     xoff = 0;
+    feed_pending(); /* the UART can take more: at line speed, not poll speed */
 }
 
 static void on_xoff(avr_irq_t *irq, uint32_t value, void *param)
@@ -154,6 +157,22 @@ static void open_pty(void)
     emit("{\"ev\":\"pty\",\"path\":\"%s\"}", name);
 }
 
+static void feed_pending(void)
+{
+    static int feeding;
+    if (feeding)
+        return;
+    feeding = 1;
+    while (pending_pos < pending_len && !xoff) {
+        uint8_t b = pending[pending_pos++];
+        if (line_start)
+            emit("{\"t\":%llu,\"ev\":\"in_line\"}", sim_us());
+        line_start = b == '\n';
+        avr_raise_irq(uart_in, b);
+    }
+    feeding = 0;
+}
+
 static void feed_uart(void)
 {
     if (pending_pos == pending_len) {
@@ -163,13 +182,7 @@ static void feed_uart(void)
         pending_len = (size_t)n;
         pending_pos = 0;
     }
-    while (pending_pos < pending_len && !xoff) {
-        uint8_t b = pending[pending_pos++];
-        if (line_start)
-            emit("{\"t\":%llu,\"ev\":\"in_line\"}", sim_us());
-        line_start = b == '\n';
-        avr_raise_irq(uart_in, b);
-    }
+    feed_pending();
 }
 
 static int command(char *line)
