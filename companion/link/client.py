@@ -155,19 +155,15 @@ class CubeLink:
         return self._confirmed
 
     def wait_confirmed(self, state: DisplayState, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while self._confirmed != state:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
-                self._changed.wait(left)
-        return True
+        return self._wait_until(lambda: self._confirmed == state, timeout)
 
     def wait_status(self, status: Status, timeout: float) -> bool:
+        return self._wait_until(lambda: self.status == status, timeout)
+
+    def _wait_until(self, condition: Callable[[], bool], timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         with self._changed:
-            while self.status != status:
+            while not condition():
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
