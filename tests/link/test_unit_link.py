@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 import serial
 
 from companion.link.client import CubeLink, Deadlines, Status
@@ -141,3 +142,23 @@ def test_bounded_reconnects_give_up_on_a_missing_port() -> None:
     assert link.reconnects == 3
     assert any("nonexistent" in p for p in link.problems)
     link.close()
+
+
+def test_port_discovery_by_usb_ids_and_answer(unit: Unit, monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    from companion.link import client
+
+    ports = [
+        SimpleNamespace(device="/dev/ttyS0", vid=None, pid=None),  # a plain serial port
+        SimpleNamespace(device="/dev/no-such-nano", vid=0x1A86, pid=0x7523),  # CH340, absent
+        SimpleNamespace(device=unit.port, vid=0x2341, pid=0x0043),  # an Uno: our unit
+    ]
+    monkeypatch.setattr(client.list_ports, "comports", lambda: ports)
+    assert client.candidate_ports() == ["/dev/no-such-nano", unit.port]
+    assert client.resolve_port("auto", FAST) == unit.port
+    with CubeLink("auto", deadlines=FAST) as link:
+        assert link.wait_status(Status.CONNECTED, 5)
+        state = DisplayState(2, "b", "-", 0, 0, 0, "-")
+        link.show(state)
+        assert unit.wait_display(display_text(state))
