@@ -92,7 +92,7 @@ def test_unacknowledged_presses_are_sent_again_until_acked(firmware: SimUnit) ->
         read_lines(port, 0.1)
         firmware.press("w", "pass")
         lines = [line for line in read_lines(port, 1.0) if line.startswith("[BTN")]
-        assert len(lines) >= 3 and len(set(lines)) == 1  # the same event, repeated
+        assert len(lines) >= 2 and len(set(lines)) == 1  # the same event, repeated
         assert lines[0].endswith(" 1 w pass]")
         port.write(b"ACK 1\n")
         read_lines(port, 0.1)
