@@ -21,10 +21,11 @@ def add_parsers(sub: Any) -> None:
         "calibrate",
         help="write a calibration file (and an overlay to check by eye) for a camera image",
         description=(
-            "Map the camera image to the board: give the playing surface's corners in the image "
-            "(far-left, far-right, near-right, near-left as seen from white's seat). Writes the "
-            "calibration file and an overlay PNG showing the outline, the bar, the 24 points "
-            "numbered from white's side and the two dice sections."
+            "Map the camera image to the board. The playing surface is found automatically "
+            "(or give its corners with --corners); with the checkers in the starting position "
+            "the orientation is read too (else give --white-home). Writes the calibration "
+            "file and an overlay PNG showing the outline, the bar, the 24 points numbered "
+            "from white's side and the two dice sections."
         ),
     )
     source = cal.add_mutually_exclusive_group(required=True)
@@ -32,8 +33,9 @@ def add_parsers(sub: Any) -> None:
     source.add_argument("--camera", type=int, metavar="N", help="grab a frame from camera N")
     cal.add_argument(
         "--corners",
-        help="x,y,x,y,x,y,x,y: the surface's corners; in any order when the board shows the "
-        "starting position, else far-left, far-right, near-right, near-left from white's seat",
+        help="x,y,x,y,x,y,x,y: the surface's corners, instead of finding them automatically; "
+        "in any order when the board shows the starting position, else far-left, far-right, "
+        "near-right, near-left from white's seat",
     )
     cal.add_argument(
         "--white-home",
@@ -94,14 +96,23 @@ def _read_image(args: argparse.Namespace) -> np.ndarray:
     return np.asarray(image, dtype=np.uint8)
 
 
-def _corners(text: str | None) -> np.ndarray:
+def _corners(text: str | None, image: np.ndarray, stdout: TextIO) -> np.ndarray:
     import numpy as np
 
     if text is None:
-        raise CalibrationError(
-            "automatic board finding is not built yet: give --corners x,y,x,y,x,y,x,y "
-            "(far-left, far-right, near-right, near-left as seen from white's seat)"
+        from calibration.detect import BoardNotFound, find_board
+
+        try:
+            found = find_board(image).corners
+        except BoardNotFound as e:
+            raise CalibrationError(
+                f"{e} (or give the corners yourself: --corners x,y,x,y,x,y,x,y)"
+            ) from None
+        print(
+            "found the playing surface at " + ", ".join(f"{x:.1f},{y:.1f}" for x, y in found),
+            file=stdout,
         )
+        return np.asarray(found, dtype=np.float64)
     try:
         values = [float(v) for v in text.replace(";", ",").split(",")]
     except ValueError:
@@ -150,7 +161,7 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     if not args.output:
         raise CalibrationError("-o/--output is required: the calibration file to write")
     image = _read_image(args)
-    corners = _corners(args.corners)
+    corners = _corners(args.corners, image, stdout)
     size = (image.shape[1], image.shape[0])
     camera = None
     if args.lens:

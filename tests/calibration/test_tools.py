@@ -67,7 +67,6 @@ def test_calibrate_with_corners_writes_the_file_and_an_overlay(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ([], "automatic board finding is not built yet"),
         (["--corners", "1,2,3"], "expected 8 numbers"),
         (["--corners", "a,b,c,d,e,f,g,h"], "expected 8 numbers separated by commas"),
         (
@@ -88,6 +87,30 @@ def test_calibrate_refuses_bad_input_in_one_line(
     result = bg("calibrate", str(image), *args, "-o", str(tmp_path / "c.json"))
     assert result.returncode == 2 and message in result.stderr
     assert result.stderr.count("\n") == 1 and not (tmp_path / "c.json").exists()
+
+
+def test_calibrate_finds_the_board_and_its_orientation_by_itself(
+    board: tuple[Path, np.ndarray], tmp_path: Path
+) -> None:
+    image, corners = board
+    out = tmp_path / "auto.json"
+    result = bg("calibrate", str(image), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "found the playing surface" in result.stdout
+    assert "orientation read from the starting position" in result.stdout
+    cal = load(out)
+    width = float(np.linalg.norm(corners[1] - corners[0]))
+    assert np.abs(np.array(cal.corners_px) - corners).max() <= 0.005 * width
+    assert cal.white_home == "right"
+
+
+def test_calibrate_says_why_when_there_is_no_board(tmp_path: Path) -> None:
+    table = tmp_path / "table.png"
+    noise = np.random.default_rng(1).normal(90, 12, (720, 1280, 3)).clip(0, 255)
+    cv2.imwrite(str(table), noise.astype(np.uint8))
+    result = bg("calibrate", str(table), "-o", str(tmp_path / "c.json"))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "--corners" in result.stderr and not (tmp_path / "c.json").exists()
 
 
 def test_calibrate_refuses_a_file_that_is_not_an_image(tmp_path: Path) -> None:

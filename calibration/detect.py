@@ -1,0 +1,359 @@
+"""Find the playing surface in a camera frame without markers.
+
+1. The board against the table: GrabCut, seeded with the image's border as
+   table, separates the board (frame, surface, checkers) from the table, whatever
+   its colours; the largest region's outline, fitted with four lines, is the
+   board's outer edge (or, where the frame is table-coloured, the surface's).
+2. The frame's inner edge: along many lines across each side, walk in from the
+   outline through the frame's colour to where it ends; a robust fit per side
+   (a gentle curve where lens distortion bends it) and the sides' intersections
+   give the surface's corners. Starts just outside the outline are tried too;
+   the surface is the candidate with one even colour all round just outside it
+   (the frame) and a clear step to the inside.
+3. Sub-pixel at full resolution: each side's colour step located at half height
+   along its normal, fitted again robustly.
+
+Corners come back clockwise in the image; which long side is white's and where
+white's home is are decided by `calibration.orient`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.refine import _curve_intersection, _robust_fit, _strip
+from calibration.schema import CalibrationError
+
+FloatArray = NDArray[np.float64]
+Image = NDArray[np.uint8]
+Lab = NDArray[np.float32]
+SideFit = tuple[FloatArray, FloatArray, FloatArray, FloatArray]  # a, u, n, offset curve
+
+WORK_SIZE = 800  # the longer image side while searching
+BORDER = 0.01  # of the image: taken as table by GrabCut (a board closer is not in view)
+DARK = 12.0  # mean L* (0-100) below this: too dark to find anything
+MIN_AREA = 0.08  # of the image: a smaller region is not a board in view
+MAX_OBLIQUE = 1.35  # longest / shortest of two opposite sides
+# outward shifts of the outline (of the board's width) to walk in from: the outline may
+# be the frame's outer edge, the surface's edge, or off where the table looks like the board
+WALK_STARTS = tuple(k * 0.015 for k in range(-4, 7))
+SAMPLES = 64  # lines across each side while walking
+GRABCUT_ROUNDS = 3
+HALF_BOARD = 0.25  # regions at least this share of the largest belong to the board too
+FRAME_COLOUR = 14.0  # Lab distance within which two sides' outside bands are one frame
+
+
+class BoardNotFound(CalibrationError):
+    """The board could not be found; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Detection:
+    corners: FloatArray  # 4 x 2, full-resolution pixels of the raw image, clockwise
+    outline: FloatArray  # the board's outer outline found first, same frame
+    score: float  # how clearly a frame-coloured band surrounds the surface
+
+
+def _lab(image: Image) -> Lab:
+    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2LAB), dtype=np.float32)
+
+
+def _clockwise(quad: FloatArray) -> FloatArray:
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    return np.asarray(quad[np.argsort(angles)], dtype=np.float64)  # y down: clockwise
+
+
+def _side(quad: FloatArray, i: int) -> tuple[FloatArray, FloatArray, FloatArray, float]:
+    """Side i of a clockwise quad: start, unit direction, inward normal, length."""
+    a, b = quad[i], quad[(i + 1) % 4]
+    length = float(np.linalg.norm(b - a))
+    u = (b - a) / length
+    n = np.array([-u[1], u[0]])
+    if np.dot(quad.mean(axis=0) - (a + b) / 2, n) < 0:
+        n = -n
+    return a, u, n, length
+
+
+def _width(quad: FloatArray) -> float:
+    return max(float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4))
+
+
+def _board_region(small: Image) -> NDArray[np.uint8]:
+    """The board's pixels: GrabCut with the image border as table (at half size: the
+    outline needs no detail, and the graph cut's time grows fast with the pixels)."""
+    full_h, full_w = small.shape[:2]
+    small = np.asarray(
+        cv2.resize(small, (full_w // 2, full_h // 2), interpolation=cv2.INTER_AREA), np.uint8
+    )
+    h, w = small.shape[:2]
+    m = max(2, int(BORDER * max(h, w)))
+    mask = np.zeros((h, w), np.uint8)
+    bgd, fgd = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
+    cv2.setRNGSeed(1)  # GrabCut's colour models start from k-means: keep it repeatable
+    cv2.grabCut(
+        small, mask, (m, m, w - 2 * m, h - 2 * m), bgd, fgd, GRABCUT_ROUNDS, cv2.GC_INIT_WITH_RECT
+    )
+    board = ((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD)).astype(np.uint8)
+    board = cv2.morphologyEx(board, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(board)
+    if count < 2:
+        return np.zeros_like(board)
+    # The board, and its other half where a table-coloured frame and bar split it in two
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = 1 + np.nonzero(areas >= HALF_BOARD * areas.max())[0]
+    region = np.asarray(np.isin(labels, keep), dtype=np.uint8)
+    return np.asarray(
+        cv2.resize(region, (full_w, full_h), interpolation=cv2.INTER_NEAREST), np.uint8
+    )
+
+
+def _outline(region: NDArray[np.uint8]) -> FloatArray:
+    """Four lines fitted to the region's outline, intersected; BoardNotFound if not 4-sided."""
+    h, w = region.shape
+    if region.sum() < MIN_AREA * h * w:
+        raise BoardNotFound(
+            "no board found: is the whole board in view, filling a good part of the image?"
+        )
+    margin = int(BORDER * max(h, w)) + 2
+    ys, xs = np.nonzero(region)
+    if xs.min() < margin or ys.min() < margin or xs.max() >= w - margin or ys.max() >= h - margin:
+        raise BoardNotFound(
+            "the board is not fully in view: move the camera up or back until some table "
+            "shows on every side"
+        )
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = np.concatenate(contours)
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for eps in np.linspace(0.01, 0.1, 30):
+        poly = cv2.approxPolyDP(hull, float(eps) * perimeter, True)
+        if len(poly) == 4:
+            break
+    else:
+        raise BoardNotFound("no four-sided board outline found: is the whole board in view?")
+    quad = _clockwise(poly.reshape(4, 2).astype(np.float64))
+    points = contour.reshape(-1, 2).astype(np.float64)
+    lines = []
+    for i in range(4):  # refit each side to the outline points along its middle
+        a, u, n, length = _side(quad, i)
+        s, d = (points - a) @ u, (points - a) @ n
+        near = points[(s > 0.1 * length) & (s < 0.9 * length) & (np.abs(d) < 0.02 * length)]
+        if len(near) < 10:
+            lines.append((a, u))
+            continue
+        centre = near.mean(axis=0)
+        direction = np.linalg.svd(near - centre)[2][0]
+        lines.append((centre, direction))
+    corners = []
+    for i in range(4):
+        (c1, u1), (c2, u2) = lines[i - 1], lines[i]
+        jac = np.column_stack([u1, -u2])
+        if abs(np.linalg.det(jac)) < 1e-9:
+            raise BoardNotFound("no four-sided board outline found: is the whole board in view?")
+        corners.append(c1 + u1 * np.linalg.solve(jac, c2 - c1)[0])
+    return _clockwise(np.array(corners))
+
+
+def _too_oblique(quad: FloatArray) -> bool:
+    sides = [float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4)]
+    return (
+        max(sides[0], sides[2]) / min(sides[0], sides[2]) > MAX_OBLIQUE
+        or max(sides[1], sides[3]) / min(sides[1], sides[3]) > MAX_OBLIQUE
+    )
+
+
+def _intersect_sides(fits: list[SideFit]) -> FloatArray:
+    corners = []
+    for i in range(4):
+        f1, f2 = fits[i - 1], fits[i]
+        guess = f2[0] + f2[2] * float(np.polyval(f2[3], 0.0))
+        corners.append(_curve_intersection(f1, f2, guess))
+    return np.array(corners)
+
+
+def _walk_in(lab: Lab, quad: FloatArray) -> list[SideFit | None]:
+    """From an outline on or just outside the frame, each side's inner frame edge (None for a
+    side where no edge runs along it)."""
+    board_w = _width(quad)
+    fits: list[SideFit | None] = []
+    offsets = np.arange(-0.01 * board_w, 0.16 * board_w, 0.5)
+    f0, f1 = np.searchsorted(offsets, [0.004 * board_w, 0.012 * board_w])
+    for i in range(4):
+        a, u, n, length = _side(quad, i)
+        ts = np.linspace(0.06, 0.94, SAMPLES) * length
+        strip = _strip(lab, a, u, n, ts, offsets)  # offsets x ts x 3
+        frame = np.median(strip[f0:f1], axis=0)  # each line's own frame colour (light varies)
+        dist = np.linalg.norm(strip - frame[None], axis=2)
+        threshold = max(12.0, 4 * (1.5 * float(np.median(dist[f0:f1])) + 2.0))
+        t_list, o_list = [], []
+        for j in range(SAMPLES):
+            col = dist[:, j]
+            above = col[f1:] > threshold
+            runs = np.convolve(above.astype(np.int32), np.ones(4, np.int32), "valid")
+            first = np.nonzero(runs == 4)[0]
+            if not len(first):
+                continue
+            k = f1 + int(first[0])  # the first of four samples off the frame colour
+            half = float(np.median(col[k : k + 6])) / 2
+            m = k
+            while m > f0 and col[m] > half:
+                m -= 1
+            lo, hi = col[m], col[m + 1]
+            frac = (half - lo) / (hi - lo) if hi != lo else 0.0
+            t_list.append(ts[j])
+            o_list.append(offsets[m] + frac * (offsets[1] - offsets[0]))
+        keep = _consensus(np.array(t_list), np.array(o_list), 0.01 * board_w)
+        if keep is None:  # no edge along most of the side (the bar, checkers lie beyond)
+            fits.append(None)
+            continue
+        fits.append((a, u, n, _robust_fit(np.array(t_list)[keep], np.array(o_list)[keep])))
+    return fits
+
+
+def _consensus(t: FloatArray, o: FloatArray, tolerance: float) -> NDArray[np.bool_] | None:
+    """The points on the line through most of them (the outline may be tilted against the
+    edge), or None when fewer than a quarter of the side's lines agree."""
+    if len(t) < SAMPLES // 4:
+        return None
+    best: NDArray[np.bool_] | None = None
+    for i in range(len(t)):  # deterministic: every pair a few lines apart
+        for j in range(i + 3, len(t), 5):
+            slope = (o[j] - o[i]) / (t[j] - t[i])
+            inliers = np.abs(o - (o[i] + slope * (t - t[i]))) < tolerance
+            if best is None or inliers.sum() > best.sum():
+                best = inliers
+    if best is None or best.sum() < SAMPLES // 4:
+        return None
+    return best
+
+
+def _side_score(lab: Lab, fit: SideFit, length: float, board_w: float) -> tuple[float, FloatArray]:
+    """A frame just outside the side (one even colour) and a clear step to the inside."""
+    a, u, n, coef = fit
+    ts = np.linspace(0.05, 0.95, 48) * length
+    base = a + u * 0.0
+    shifted = np.polyval(coef, ts)
+    scale = float(np.std(lab.reshape(-1, 3), axis=0).mean()) + 1e-3
+
+    def band(offsets: FloatArray) -> NDArray[np.float32]:
+        xs = base[0] + u[0] * ts[None, :] + n[0] * (shifted[None, :] + offsets[:, None])
+        ys = base[1] + u[1] * ts[None, :] + n[1] * (shifted[None, :] + offsets[:, None])
+        return np.asarray(
+            cv2.remap(
+                lab,
+                xs.astype(np.float32),
+                ys.astype(np.float32),
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            ),
+            dtype=np.float32,
+        )
+
+    outside = band(-np.linspace(0.004, 0.018, 5) * board_w)
+    inside = band(np.linspace(0.004, 0.012, 3) * board_w)
+    uneven = np.linalg.norm(outside - np.median(outside.reshape(-1, 3), axis=0), axis=2)
+    step = np.linalg.norm(inside.mean(axis=0) - outside.mean(axis=0), axis=1)
+    colour = np.asarray(np.median(outside.reshape(-1, 3), axis=0), dtype=np.float64)
+    return (float(np.median(step)) - 2 * float(np.mean(uneven))) / scale, colour
+
+
+def _colour_distance(a: FloatArray, b: FloatArray) -> float:
+    """Lab distance with lightness half-weighted: light falls off across a board."""
+    return float(np.sqrt((0.5 * (a[0] - b[0])) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2))
+
+
+def _precise(lab: Lab, quad: FloatArray, samples: int = 160, step: float = 0.25) -> FloatArray:
+    """Each side's colour step at half height, within 1.2% of the board's width; fitted."""
+    board_w = _width(quad)
+    offsets = np.arange(-0.012 * board_w, 0.012 * board_w, step)
+    fifth = len(offsets) // 5
+    fits: list[SideFit] = []
+    for i in range(4):
+        a, u, n, length = _side(quad, i)
+        ts = np.linspace(0.015, 0.985, samples) * length
+        strip = _strip(lab, a, u, n, ts, offsets)
+        frame = np.median(strip[:fifth], axis=0)
+        dist = np.linalg.norm(strip - frame[None], axis=2)
+        t_list, o_list = [], []
+        for j in range(samples):
+            col = dist[:, j]
+            near, far = float(np.median(col[:fifth])), float(np.median(col[-fifth:]))
+            if far - near < 8:
+                continue
+            above = np.nonzero(col > (near + far) / 2)[0]
+            if not len(above) or above[0] == 0:
+                continue
+            m = int(above[0])
+            lo, hi = col[m - 1], col[m]
+            frac = ((near + far) / 2 - lo) / (hi - lo) if hi != lo else 0.0
+            t_list.append(ts[j])
+            o_list.append(offsets[m - 1] + frac * step)
+        if len(t_list) < samples // 4:
+            return quad
+        fits.append((a, u, n, _robust_fit(np.array(t_list), np.array(o_list))))
+    return _intersect_sides(fits)
+
+
+def find_board(image: Image) -> Detection:
+    """The playing surface's corners in `image`, or BoardNotFound saying why and what to do."""
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise BoardNotFound("expected an 8-bit colour image")
+    full_h, full_w = image.shape[:2]
+    scale = WORK_SIZE / max(full_h, full_w)
+    small = np.asarray(
+        cv2.resize(
+            image, (round(full_w * scale), round(full_h * scale)), interpolation=cv2.INTER_AREA
+        ),
+        dtype=np.uint8,
+    )
+    lab = _lab(small)
+    if float(lab[..., 0].mean()) * 100 / 255 < DARK:
+        raise BoardNotFound("the image is too dark: light the table or open the camera's exposure")
+    outline = _outline(_board_region(small))
+    if _too_oblique(outline):
+        raise BoardNotFound(
+            "the board looks too oblique: mount the camera above the board's middle, "
+            "within about 15 degrees of vertical"
+        )
+    board_w = _width(outline)
+    centre = outline.mean(axis=0)
+    radius = float(np.linalg.norm(outline - centre, axis=1).mean())
+    # Each side's candidate edges from every start, with the colour just outside them.
+    candidates: list[list[tuple[float, FloatArray, SideFit]]] = [[], [], [], []]
+    for shift in WALK_STARTS:  # the outline may sit on the frame's outer edge, or inside it
+        start = centre + (outline - centre) * (1 + shift * board_w / radius)
+        for i, fit in enumerate(_walk_in(lab, start)):
+            if fit is not None:
+                score, colour = _side_score(lab, fit, _side(start, i)[3], board_w)
+                candidates[i].append((score, colour, fit))
+    # The frame is one colour all round: the colour found outside an edge on all four sides.
+    best_frame: tuple[int, float, list[SideFit]] | None = None
+    for side in candidates:
+        for _, colour, _ in side:
+            chosen = []
+            for other in candidates:
+                near = [c for c in other if _colour_distance(c[1], colour) < FRAME_COLOUR]
+                if near:
+                    chosen.append(max(near, key=lambda c: c[0]))
+            key = (len(chosen), sum(c[0] for c in chosen))
+            if best_frame is None or key > best_frame[:2]:
+                best_frame = (key[0], key[1], [c[2] for c in chosen])
+    inner = None
+    if best_frame is not None and best_frame[0] == 4:
+        inner = _intersect_sides(best_frame[2])
+    if inner is None or not cv2.isContourConvex(inner.astype(np.float32)):
+        raise BoardNotFound(
+            "found the board but not the edge of its playing surface: is the frame in view "
+            "all round, and evenly lit?"
+        )
+    assert best_frame is not None
+    score = best_frame[1]
+    # the sub-pixel step in BGR, not Lab: blur blends the two sides' camera values linearly,
+    # and Lab's lightness curve would pull the half-way point towards the darker side
+    corners = _precise(image.astype(np.float32), inner / scale)
+    return Detection(_clockwise(corners), outline / scale, score)

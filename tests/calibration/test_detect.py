@@ -1,0 +1,91 @@
+"""Automatic board finding on rendered boards: corners, and the reasons when it fails."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.detect import BoardNotFound, find_board
+from vision.render import START, STYLES, CameraPose, Look, Scene, random_scene, render
+
+
+def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance as a share of the board's width, over the 4 rotations."""
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    return min(float(np.abs(np.roll(found, -k, axis=0) - truth).max()) for k in range(4)) / width
+
+
+@pytest.mark.parametrize("style", STYLES, ids=lambda s: s.name)
+def test_every_board_style_is_found_within_half_a_percent(style: object) -> None:
+    scene = Scene(
+        style=style,  # type: ignore[arg-type]
+        white=START,
+        black=START,
+        pose=CameraPose(yaw_deg=23, tilt_deg=8, tilt_axis_deg=40, k1=-0.06),
+        look=Look(light_gradient=0.2, noise=3, blur=0.6, jpeg=85),
+        image_size=(1280, 720),
+    )
+    r = render(scene)
+    assert r.raw_corners is not None
+    assert corner_error(find_board(r.image).corners, r.raw_corners) <= 0.005
+
+
+def test_random_poses_and_looks_at_1080p() -> None:
+    rng = random.Random(11)
+    errors = []
+    for _ in range(4):
+        r = render(random_scene(rng))
+        assert r.raw_corners is not None
+        errors.append(corner_error(find_board(r.image).corners, r.raw_corners))
+    assert max(errors) <= 0.005, errors
+
+
+def test_an_empty_board_is_found_too() -> None:
+    r = render(Scene(pose=CameraPose(yaw_deg=-70, tilt_deg=12), image_size=(1280, 720)))
+    assert r.raw_corners is not None
+    assert corner_error(find_board(r.image).corners, r.raw_corners) <= 0.005
+
+
+def test_a_board_cut_by_the_image_edge_is_not_fully_in_view() -> None:
+    r = render(
+        Scene(
+            white=START, black=START, pose=CameraPose(yaw_deg=90, fill=0.7), image_size=(1280, 720)
+        )
+    )
+    cut = np.ascontiguousarray(r.image[: int(720 * 0.6)])  # the near end is out of view
+    with pytest.raises(BoardNotFound, match="not fully in view"):
+        find_board(cut)
+
+
+def test_a_dark_image_is_too_dark() -> None:
+    r = render(
+        Scene(
+            white=START, black=START, pose=CameraPose(yaw_deg=90, fill=0.7), image_size=(1280, 720)
+        )
+    )
+    with pytest.raises(BoardNotFound, match="too dark"):
+        find_board((r.image * 0.1).astype(np.uint8))
+
+
+def test_a_strongly_oblique_view_is_refused() -> None:
+    r = render(
+        Scene(
+            white=START, black=START, pose=CameraPose(yaw_deg=90, fill=0.7), image_size=(1280, 720)
+        )
+    )
+    assert r.raw_corners is not None
+    h, w = r.image.shape[:2]
+    # squeeze the far edge: as seen from a camera far off vertical
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[w * 0.3, 0], [w * 0.7, 0], [w, h], [0, h]])
+    warped = cv2.warpPerspective(r.image, cv2.getPerspectiveTransform(src, dst), (w, h))
+    with pytest.raises(BoardNotFound, match="oblique"):
+        find_board(warped)
+
+
+def test_not_a_colour_image() -> None:
+    with pytest.raises(BoardNotFound, match="8-bit colour"):
+        find_board(np.zeros((100, 100), np.uint8))
