@@ -66,9 +66,9 @@ def measure(job: tuple[int, object, int]) -> dict[str, float]:
         out["auto_right"] = 0.0
         return out
     out["t_find"] = time.perf_counter() - t0
-    out["find_error"] = min(
-        float(np.abs(np.roll(detected, -k, axis=0) - truth).max()) for k in range(4)
-    ) / width
+    out["find_error"] = (
+        min(float(np.abs(np.roll(detected, -k, axis=0) - truth).max()) for k in range(4)) / width
+    )
     auto = orient(r.image, detected)
     named = np.array(auto.corners)
     out["auto_right"] = float(
