@@ -38,6 +38,12 @@ def add_parsers(sub: Any) -> None:
         "near-right, near-left from white's seat",
     )
     cal.add_argument(
+        "--markers",
+        action="store_true",
+        help="take the corners from the printed ArUco markers 0-3 laid on the frame "
+        "(see calibration-markers), for boards the automatic finder cannot read",
+    )
+    cal.add_argument(
         "--white-home",
         choices=["right", "left"],
         help="white's home side; when given, the corners are taken in the order written "
@@ -78,6 +84,30 @@ def add_parsers(sub: Any) -> None:
     lens.add_argument("-o", "--output", required=True, help="the lens file to write")
     lens.set_defaults(func=cmd_calibrate_lens)
 
+    sheet = sub.add_parser(
+        "calibration-markers",
+        help="write a printable sheet of the four ArUco markers for calibrate --markers",
+    )
+    sheet.add_argument("-o", "--output", required=True, help="the PNG to write")
+    sheet.set_defaults(func=cmd_markers)
+
+
+def cmd_markers(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    import cv2
+
+    from calibration.markers import marker_sheet
+
+    if not cv2.imwrite(args.output, marker_sheet()):
+        raise CalibrationError(f"{args.output}: cannot write the sheet")
+    print(
+        f"wrote {args.output}: print it at 100% (A4, 300 dpi; each marker 20 mm), cut out the "
+        "four markers and lay each on the frame with its dotted corner on the surface's "
+        "corner: 0 far-left, 1 far-right, 2 near-right, 3 near-left from white's seat; then "
+        "bgcompanion calibrate IMAGE --markers -o cal.json",
+        file=stdout,
+    )
+    return 0
+
 
 def _read_image(args: argparse.Namespace) -> np.ndarray:
     import cv2
@@ -96,9 +126,17 @@ def _read_image(args: argparse.Namespace) -> np.ndarray:
     return np.asarray(image, dtype=np.uint8)
 
 
-def _corners(text: str | None, image: np.ndarray, stdout: TextIO) -> np.ndarray:
+def _corners(
+    text: str | None, image: np.ndarray, stdout: TextIO, markers: bool = False
+) -> np.ndarray:
     import numpy as np
 
+    if markers:
+        if text is not None:
+            raise CalibrationError("give either --corners or --markers, not both")
+        from calibration.markers import find_marker_corners
+
+        return find_marker_corners(image)
     if text is None:
         from calibration.detect import BoardNotFound, find_board
 
@@ -161,7 +199,7 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     if not args.output:
         raise CalibrationError("-o/--output is required: the calibration file to write")
     image = _read_image(args)
-    corners = _corners(args.corners, image, stdout)
+    corners = _corners(args.corners, image, stdout, args.markers)
     size = (image.shape[1], image.shape[0])
     camera = None
     if args.lens:
