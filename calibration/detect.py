@@ -236,26 +236,10 @@ def _side_score(lab: Lab, fit: SideFit, length: float, board_w: float) -> tuple[
     """A frame just outside the side (one even colour) and a clear step to the inside."""
     a, u, n, coef = fit
     ts = np.linspace(0.05, 0.95, 48) * length
-    base = a + u * 0.0
-    shifted = np.polyval(coef, ts)
+    curve = np.asarray(np.polyval(coef, ts), dtype=np.float64)
     scale = float(np.std(lab.reshape(-1, 3), axis=0).mean()) + 1e-3
-
-    def band(offsets: FloatArray) -> NDArray[np.float32]:
-        xs = base[0] + u[0] * ts[None, :] + n[0] * (shifted[None, :] + offsets[:, None])
-        ys = base[1] + u[1] * ts[None, :] + n[1] * (shifted[None, :] + offsets[:, None])
-        return np.asarray(
-            cv2.remap(
-                lab,
-                xs.astype(np.float32),
-                ys.astype(np.float32),
-                cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REPLICATE,
-            ),
-            dtype=np.float32,
-        )
-
-    outside = band(-np.linspace(0.004, 0.018, 5) * board_w)
-    inside = band(np.linspace(0.004, 0.012, 3) * board_w)
+    outside = _strip(lab, a, u, n, ts, -np.linspace(0.004, 0.018, 5) * board_w, curve)
+    inside = _strip(lab, a, u, n, ts, np.linspace(0.004, 0.012, 3) * board_w, curve)
     uneven = np.linalg.norm(outside - np.median(outside.reshape(-1, 3), axis=0), axis=2)
     step = np.linalg.norm(inside.mean(axis=0) - outside.mean(axis=0), axis=1)
     colour = np.asarray(np.median(outside.reshape(-1, 3), axis=0), dtype=np.float64)

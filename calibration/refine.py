@@ -33,10 +33,13 @@ def _strip(
     n: FloatArray,
     ts: FloatArray,
     offsets: FloatArray,
+    curve: FloatArray | None = None,
 ) -> NDArray[np.float32]:
-    """Samples along a side (ts: pixels from a) at each normal offset: offsets x ts x 3."""
-    xs = a[0] + u[0] * ts[None, :] + n[0] * offsets[:, None]
-    ys = a[1] + u[1] * ts[None, :] + n[1] * offsets[:, None]
+    """Samples along a side (ts: pixels from a) at each normal offset: offsets x ts x 3.
+    With `curve` (one offset per ts), the offsets are taken from that curve, not the line."""
+    normal = offsets[:, None] + (0.0 if curve is None else curve[None, :])
+    xs = a[0] + u[0] * ts[None, :] + n[0] * normal
+    ys = a[1] + u[1] * ts[None, :] + n[1] * normal
     return np.asarray(
         cv2.remap(
             lab,
