@@ -42,6 +42,8 @@ def test_rules_import_only_the_standard_library() -> None:
         "calibration.orient",
         "calibration.lens",
         "calibration.overlay",
+        "calibration.detect",
+        "calibration.markers",
     ],
 )
 def test_vision_and_calibration_never_import_companion_flask_or_serial(module: str) -> None:
@@ -50,7 +52,16 @@ def test_vision_and_calibration_never_import_companion_flask_or_serial(module: s
         assert not any(m == forbidden or m.startswith(forbidden + ".") for m in modules)
 
 
-@pytest.mark.parametrize("module", ["calibration.refine", "calibration.orient", "calibration.lens"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "calibration.refine",
+        "calibration.orient",
+        "calibration.lens",
+        "calibration.detect",
+        "calibration.markers",
+    ],
+)
 def test_calibration_does_not_import_vision(module: str) -> None:
     assert not any(m == "vision" or m.startswith("vision.") for m in loaded_modules(module))
 
