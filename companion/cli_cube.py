@@ -52,6 +52,23 @@ def add_parsers(sub: Any) -> None:
     check.add_argument("--json", action="store_true", help="one JSON object a line")
     check.set_defaults(func=cmd_cube_check)
 
+    follow = sub.add_parser(
+        "cube-follow",
+        help="keep a cube display unit beside a match file: show it, record its buttons",
+        description=(
+            "The unit shows the cube and score of the match in --db (updated as actions are "
+            "recorded there, e.g. by `bgcompanion match`), and its double / take / pass "
+            "buttons record those actions in the file when the rules allow them. --cube is "
+            "a serial port, auto, emulate (the Python emulator) or simulate (the firmware "
+            "in simavr); stops after --seconds or on Ctrl-C."
+        ),
+    )
+    follow.add_argument("--db", required=True, help="the match file")
+    follow.add_argument("--match", type=int, help="which match (default: the latest)")
+    follow.add_argument("--cube", default="auto", help="PORT, auto, emulate or simulate")
+    follow.add_argument("--seconds", type=float, default=0, help="stop after this long (0: never)")
+    follow.set_defaults(func=cmd_cube_follow)
+
 
 def cmd_cube_unit(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from companion.link.emulator import Emulator
@@ -118,4 +135,45 @@ def cmd_cube_check(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
             say({"event": "button", **press.__dict__}, f"button: {press.player} {press.button}")
     finally:
         link.close()
+    return 0
+
+
+def cmd_cube_follow(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    import threading
+
+    from companion.cube_session import follow
+    from companion.link.emulator import Emulator
+    from companion.link.simunit import SimError, SimUnit
+    from companion.store import Store
+
+    unit: Emulator | SimUnit | None = None
+    port = args.cube
+    if args.cube in ("emulate", "simulate"):
+        try:
+            unit = Emulator() if args.cube == "emulate" else SimUnit()
+            port = unit.start()
+        except (SimError, OSError) as e:
+            raise UsageError(f"cannot start the unit: {e}") from None
+        stdout.write(f"stand-in cube unit on {port}\n")
+
+    def say(line: str) -> None:
+        stdout.write(line + "\n")
+        stdout.flush()
+
+    stop = threading.Event()
+    if args.seconds:
+        threading.Timer(args.seconds, stop.set).start()
+    try:
+        Store(args.db).close()  # a bad file is a one-line error before anything starts
+        with CubeLink(port) as link:
+            if not link.wait_status(Status.CONNECTED, Deadlines().probe_s + 3):
+                why = link.problems[-1] if link.problems else "no answer"
+                raise UsageError(f"no cube unit on {args.cube}: {why}")
+            follow(args.db, link, stop, say, args.match)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        if unit is not None:
+            unit.stop()
     return 0
