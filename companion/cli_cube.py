@@ -6,11 +6,15 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.cli import UsageError
 from companion.link.client import CubeLink, Deadlines, Status
 from companion.link.protocol import DisplayState
+
+if TYPE_CHECKING:
+    from companion.link.emulator import Emulator
+    from companion.link.simunit import SimUnit
 
 CHECK_STATES = [
     DisplayState(1, "c", "-", 0, 0, 7, "-"),
@@ -70,15 +74,21 @@ def add_parsers(sub: Any) -> None:
     follow.set_defaults(func=cmd_cube_follow)
 
 
-def cmd_cube_unit(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+def _stand_in(emulate: bool) -> Emulator | SimUnit:
+    """A started stand-in unit: the Python emulator, or the firmware in simavr."""
     from companion.link.emulator import Emulator
     from companion.link.simunit import SimError, SimUnit
 
     try:
-        unit: Emulator | SimUnit = Emulator() if args.emulate else SimUnit()
+        unit: Emulator | SimUnit = Emulator() if emulate else SimUnit()
         unit.start()
     except (SimError, OSError) as e:
         raise UsageError(f"cannot start the unit: {e}") from None
+    return unit
+
+
+def cmd_cube_unit(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    unit = _stand_in(args.emulate)
     try:
         stdout.write(f"cube unit on {unit.port}\n")
         stdout.flush()
@@ -142,18 +152,13 @@ def cmd_cube_follow(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
     import threading
 
     from companion.cube_session import follow
-    from companion.link.emulator import Emulator
-    from companion.link.simunit import SimError, SimUnit
     from companion.store import Store
 
     unit: Emulator | SimUnit | None = None
     port = args.cube
     if args.cube in ("emulate", "simulate"):
-        try:
-            unit = Emulator() if args.cube == "emulate" else SimUnit()
-            port = unit.start()
-        except (SimError, OSError) as e:
-            raise UsageError(f"cannot start the unit: {e}") from None
+        unit = _stand_in(args.cube == "emulate")
+        port = unit.port
         stdout.write(f"stand-in cube unit on {port}\n")
 
     def say(line: str) -> None:
