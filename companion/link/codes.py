@@ -35,6 +35,8 @@ ERRORS: dict[int, tuple[str, str]] = {
     11: ("NOTHING_TO_ACK", "acknowledged a button event that was never sent"),
 }
 
+CODES = {name: code for code, (name, _) in ERRORS.items()}  # error:N by name
+
 BUTTONS = ("double", "take", "pass")
 PLAYERS = ("w", "b")
 

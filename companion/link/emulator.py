@@ -20,26 +20,15 @@ from companion.link.codes import (
     BANNER_PREFIX,
     BUTTON_QUEUE,
     BUTTONS,
+    CODES,
     FIRMWARE_VERSION,
     LINE_MAX,
     LINK_TIMEOUT_MS,
+    PLAYERS,
     PROTOCOL_VERSION,
     RETRANSMIT_MS,
 )
 from companion.link.protocol import DisplayState, ProtocolError, display_leds, display_text
-
-_ERR = {
-    "UNKNOWN_COMMAND": 1,
-    "BAD_NUMBER": 2,
-    "ARG_COUNT": 3,
-    "LINE_TOO_LONG": 4,
-    "BAD_CHARACTER": 5,
-    "BAD_CUBE": 7,
-    "BAD_OWNER": 8,
-    "BAD_SCORE": 9,
-    "BAD_FLAG": 10,
-    "NOTHING_TO_ACK": 11,
-}
 
 
 def _number(text: str, top: int) -> int | None:
@@ -118,7 +107,7 @@ class Emulator:
             return display_leds(self._unit.state, self._unit.link_lost)
 
     def press(self, player: str, button: str) -> None:
-        if player not in ("w", "b") or button not in BUTTONS:
+        if player not in PLAYERS or button not in BUTTONS:
             raise ValueError(f"no button {player} {button}")
         with self._lock:
             u = self._unit
@@ -192,9 +181,9 @@ class Emulator:
                 self._too_long = True
             return
         if self._too_long:
-            err = _ERR["LINE_TOO_LONG"]
+            err = CODES["LINE_TOO_LONG"]
         elif self._bad_char:
-            err = _ERR["BAD_CHARACTER"]
+            err = CODES["BAD_CHARACTER"]
         else:
             err = self._execute(self._line.decode("ascii").split())
         self._unit.last_rx = time.monotonic()
@@ -222,11 +211,11 @@ class Emulator:
         keyword, args = words[0].upper(), words[1:]
         arity = {"?": 0, "SHOW": 7, "ACK": 1, "SYNC": 1, "LINK": 1, "BRIGHT": 1, "HELP": 0}
         if keyword == "TEST":
-            return _ERR["ARG_COUNT"] if len(args) != 1 else _ERR["UNKNOWN_COMMAND"]
+            return CODES["ARG_COUNT"] if len(args) != 1 else CODES["UNKNOWN_COMMAND"]
         if keyword not in arity:
-            return _ERR["UNKNOWN_COMMAND"]
+            return CODES["UNKNOWN_COMMAND"]
         if len(args) != arity[keyword] or len(words) > 8:
-            return _ERR["ARG_COUNT"]
+            return CODES["ARG_COUNT"]
         u = self._unit
         if keyword == "?":
             self._out(self._report())
@@ -237,45 +226,34 @@ class Emulator:
         elif keyword == "ACK":
             n = _number(args[0], 65535)
             if n is None:
-                return _ERR["BAD_NUMBER"]
+                return CODES["BAD_NUMBER"]
             if n == 0 or u.last_seq == 0 or (u.last_seq - n) % 65536 >= 32768:
-                return _ERR["NOTHING_TO_ACK"]
+                return CODES["NOTHING_TO_ACK"]
             u.queue = [e for e in u.queue if (n - e[0]) % 65536 >= 32768]
         elif keyword == "SYNC":
             if _number(args[0], 65535) is None:
-                return _ERR["BAD_NUMBER"]
+                return CODES["BAD_NUMBER"]
             self._out(f"[SYNC {args[0]}]")
         elif keyword == "LINK":
             n = _number(args[0], 60000)
             if n is None:
-                return _ERR["BAD_NUMBER"]
+                return CODES["BAD_NUMBER"]
             u.link_timeout_ms = n
         elif keyword == "BRIGHT":
             n = _number(args[0], 15)
             if n is None:
-                return _ERR["BAD_NUMBER"]
+                return CODES["BAD_NUMBER"]
             u.brightness = n
         return 0
 
     def _show(self, a: list[str]) -> int:
         nums = [_number(a[0], 4096), _number(a[3], 99), _number(a[4], 99), _number(a[5], 99)]
         if None in nums:
-            return _ERR["BAD_NUMBER"]
+            return CODES["BAD_NUMBER"]
         cube, white, black, length = (int(n) for n in nums if n is not None)
         try:
             state = DisplayState(cube, a[1], a[2], white, black, length, a[6])
-        except ProtocolError:
-            # the firmware checks in this order; name the first problem as it does
-            if cube == 0 or cube & (cube - 1):
-                return _ERR["BAD_CUBE"]
-            if a[1] not in ("c", "w", "b") or a[2] not in ("-", "w", "b"):
-                return _ERR["BAD_OWNER"]
-            if a[2] != "-" and a[1] not in ("c", a[2]):
-                return _ERR["BAD_OWNER"]
-            if a[2] != "-" and cube == 4096:
-                return _ERR["BAD_CUBE"]
-            if length and (white > length or black > length):
-                return _ERR["BAD_SCORE"]
-            return _ERR["BAD_FLAG"]
+        except ProtocolError as e:
+            return e.code  # the firmware's checks, in its order (DisplayState.problem)
         self._unit.state = state
         return 0

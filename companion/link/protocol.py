@@ -8,11 +8,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from companion.link.codes import BANNER_PREFIX, BUTTONS, ERRORS, LINE_MAX, error_text
+from companion.link.codes import BANNER_PREFIX, BUTTONS, CODES, ERRORS, LINE_MAX, error_text
 
 
 class ProtocolError(ValueError):
-    """A line from the unit that is not part of the protocol, or a bad value to send."""
+    """A line from the unit that is not part of the protocol, or a bad value to send.
+    `code` is the unit's error:N for the same value, where it has one."""
+
+    def __init__(self, message: str, code: int = 0) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 OWNERS = ("c", "w", "b")
@@ -35,29 +40,32 @@ class DisplayState:
     def __post_init__(self) -> None:
         problem = self.problem()
         if problem:
-            raise ProtocolError(problem)
+            raise ProtocolError(problem[1], problem[0])
 
-    def problem(self) -> str | None:
-        """Why the unit would refuse this state (the firmware's checks), or None."""
+    def problem(self) -> tuple[int, str] | None:
+        """Why the unit would refuse this state: its error:N and the reason, or None.
+        The checks and their order are the firmware's (proto.c, cmd_show)."""
         if self.cube < 1 or self.cube > 4096 or self.cube & (self.cube - 1):
-            return f"cube {self.cube}: not a power of two from 1 to 4096"
+            return CODES["BAD_CUBE"], f"cube {self.cube}: not a power of two from 1 to 4096"
         if self.owner not in OWNERS or self.offer not in OFFERS:
-            return f"owner {self.owner!r} / offer {self.offer!r}: expected c/w/b and -/w/b"
+            return CODES["BAD_OWNER"], (
+                f"owner {self.owner!r} / offer {self.offer!r}: expected c/w/b and -/w/b"
+            )
         if self.offer != "-" and self.owner not in ("c", self.offer):
-            return f"{self.offer} doubles but {self.owner} owns the cube"
+            return CODES["BAD_OWNER"], f"{self.offer} doubles but {self.owner} owns the cube"
         if self.offer != "-" and self.cube == 4096:
-            return "no redouble beyond 4096"
+            return CODES["BAD_CUBE"], "no redouble beyond 4096"
         for name, v in (("white", self.score_white), ("black", self.score_black)):
             if not 0 <= v <= 99 or (self.length and v > self.length):
-                return f"{name} score {v} out of range for length {self.length}"
+                return CODES["BAD_SCORE"], f"{name} score {v} out of range for length {self.length}"
         if not 0 <= self.length <= 99:
-            return f"match length {self.length} out of range 0-99"
+            return CODES["BAD_NUMBER"], f"match length {self.length} out of range 0-99"
         if self.flag not in FLAGS:
-            return f"flag {self.flag!r}: expected -, c or p"
+            return CODES["BAD_FLAG"], f"flag {self.flag!r}: expected -, c or p"
         if self.flag != "-" and not self.length:
-            return "Crawford flags exist only in a match"
+            return CODES["BAD_FLAG"], "Crawford flags exist only in a match"
         if self.flag == "c" and (self.cube != 1 or self.offer != "-"):
-            return "no cube action in the Crawford game"
+            return CODES["BAD_FLAG"], "no cube action in the Crawford game"
         return None
 
     def line(self) -> str:

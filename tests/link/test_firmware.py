@@ -118,3 +118,34 @@ def test_refused_lines_change_nothing(firmware: SimUnit, command: str) -> None:
         port.write(command.encode() + b"\n")
         assert any(line.startswith("error:") for line in read_lines(port, 0.3))
     assert firmware.display() == " 2   4 3"
+
+
+# The SHOW lines the C host tests refuse, with the codes they expect there.
+REFUSED_SHOW = [
+    ("SHOW 3 c - 0 0 7 -", 7),
+    ("SHOW 8192 c - 0 0 7 -", 2),
+    ("SHOW 0 c - 0 0 7 -", 7),
+    ("SHOW 4096 c w 0 0 0 -", 7),
+    ("SHOW 2 x - 0 0 7 -", 8),
+    ("SHOW 2 w b 0 0 7 -", 8),
+    ("SHOW 2 w ww 0 0 7 -", 8),
+    ("SHOW 1 c - 8 0 7 -", 9),
+    ("SHOW 1 c - 100 0 0 -", 2),
+    ("SHOW 1 c - 0 0 7 x", 10),
+    ("SHOW 1 c - 0 0 0 c", 10),
+    ("SHOW 2 w - 6 0 7 c", 10),
+    ("SHOW 1 c - 0 0 7", 3),
+    ("SHOW -1 c - 0 0 7 -", 2),
+]
+
+
+def test_the_emulator_refuses_show_lines_as_the_firmware_does() -> None:
+    from companion.link.emulator import Emulator
+
+    host_tests = (FIRMWARE_DIR / "test" / "test_host.c").read_text()
+    with Emulator() as unit, serial.Serial(unit.port, BAUD, timeout=0.05) as port:
+        read_lines(port, 0.1)
+        for line, code in REFUSED_SHOW:
+            assert f'send("{line}"), "error:{code}\\r\\n"' in host_tests  # the same cases
+            port.write(line.encode() + b"\n")
+            assert read_lines(port, 0.15) == [f"error:{code}"], line
