@@ -87,6 +87,13 @@ def _stand_in(emulate: bool) -> Emulator | SimUnit:
     return unit
 
 
+def _require_connection(link: CubeLink, name: str) -> None:
+    """Wait for the link to connect (port discovery included), else a one-line error."""
+    if not link.wait_status(Status.CONNECTED, link.deadlines.probe_s + 3):
+        why = link.problems[-1] if link.problems else "no answer"
+        raise UsageError(f"no cube unit on {name}: {why}")
+
+
 def cmd_cube_unit(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     unit = _stand_in(args.emulate)
     try:
@@ -111,9 +118,7 @@ def cmd_cube_check(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
     link = CubeLink(args.port, deadlines=deadlines)
     link.start()
     try:
-        if not link.wait_status(Status.CONNECTED, deadlines.probe_s + 3):
-            why = link.problems[-1] if link.problems else "no answer"
-            raise UsageError(f"no cube unit on {args.port}: {why}")
+        _require_connection(link, args.port)
 
         def say(obj: dict[str, Any], text: str) -> None:
             stdout.write((json.dumps(obj) if args.json else text) + "\n")
@@ -171,9 +176,7 @@ def cmd_cube_follow(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
     try:
         Store(args.db).close()  # a bad file is a one-line error before anything starts
         with CubeLink(port) as link:
-            if not link.wait_status(Status.CONNECTED, Deadlines().probe_s + 3):
-                why = link.problems[-1] if link.problems else "no answer"
-                raise UsageError(f"no cube unit on {args.cube}: {why}")
+            _require_connection(link, args.cube)
             follow(args.db, link, stop, say, args.match)
     except KeyboardInterrupt:
         pass
