@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from calibration.geometry import clockwise
 from calibration.refine import _curve_intersection, _robust_fit, _strip
 from calibration.schema import CalibrationError
 
@@ -60,12 +61,6 @@ class Detection:
 
 def _lab(image: Image) -> Lab:
     return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2LAB), dtype=np.float32)
-
-
-def _clockwise(quad: FloatArray) -> FloatArray:
-    centre = quad.mean(axis=0)
-    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    return np.asarray(quad[np.argsort(angles)], dtype=np.float64)  # y down: clockwise
 
 
 def _side(quad: FloatArray, i: int) -> tuple[FloatArray, FloatArray, FloatArray, float]:
@@ -136,7 +131,7 @@ def _outline(region: NDArray[np.uint8]) -> FloatArray:
             break
     else:
         raise BoardNotFound("no four-sided board outline found: is the whole board in view?")
-    quad = _clockwise(poly.reshape(4, 2).astype(np.float64))
+    quad = clockwise(poly.reshape(4, 2).astype(np.float64))
     points = contour.reshape(-1, 2).astype(np.float64)
     lines = []
     for i in range(4):  # refit each side to the outline points along its middle
@@ -156,7 +151,7 @@ def _outline(region: NDArray[np.uint8]) -> FloatArray:
         if abs(np.linalg.det(jac)) < 1e-9:
             raise BoardNotFound("no four-sided board outline found: is the whole board in view?")
         corners.append(c1 + u1 * np.linalg.solve(jac, c2 - c1)[0])
-    return _clockwise(np.array(corners))
+    return clockwise(np.array(corners))
 
 
 def _too_oblique(quad: FloatArray) -> bool:
@@ -340,4 +335,4 @@ def find_board(image: Image) -> Detection:
     # the sub-pixel step in BGR, not Lab: blur blends the two sides' camera values linearly,
     # and Lab's lightness curve would pull the half-way point towards the darker side
     corners = _precise(image.astype(np.float32), inner / scale)
-    return Detection(_clockwise(corners), outline / scale, score)
+    return Detection(clockwise(corners), outline / scale, score)

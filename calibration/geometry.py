@@ -45,6 +45,13 @@ class Rect:
         )
 
 
+def clockwise(points: FloatArray) -> FloatArray:
+    """Four image points in clockwise order round their centre (y grows downwards)."""
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    return np.asarray(points[np.argsort(angles)], dtype=np.float64)
+
+
 class BoardGeometry:
     """Everything about where things are, in one place."""
 

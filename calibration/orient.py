@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.geometry import BoardGeometry
+from calibration.geometry import BoardGeometry, clockwise
 from calibration.schema import Calibration, CalibrationError, Camera
 
 WHITE_START = (24, 13, 8, 6)
@@ -38,12 +38,6 @@ class Orientation:
     @property
     def confident(self) -> bool:
         return self.starting_position and self.margin >= 0.3
-
-
-def _clockwise(points: NDArray[np.float64]) -> NDArray[np.float64]:
-    centre = points.mean(axis=0)
-    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
-    return np.asarray(points[np.argsort(angles)], dtype=np.float64)
 
 
 def _slot_colours(image: NDArray[np.uint8], geo: BoardGeometry) -> NDArray[np.float64]:
@@ -101,7 +95,7 @@ def orient(
     white_home: str | None = None,
 ) -> Orientation:
     """The orientation of a board in the starting position, from its corners in any order."""
-    pts = _clockwise(np.asarray(corners, dtype=np.float64).reshape(4, 2))
+    pts = clockwise(np.asarray(corners, dtype=np.float64).reshape(4, 2))
     size = (image.shape[1], image.shape[0])
     results: list[tuple[float, tuple[tuple[float, float], ...], str, bool]] = []
     problem: CalibrationError | None = None
