@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import clockwise
-from calibration.refine import _curve_intersection, _robust_fit, _strip
+from calibration.refine import _intersect_sides, _robust_fit, _strip
 from calibration.schema import CalibrationError
 
 FloatArray = NDArray[np.float64]
@@ -160,15 +160,6 @@ def _too_oblique(quad: FloatArray) -> bool:
         max(sides[0], sides[2]) / min(sides[0], sides[2]) > MAX_OBLIQUE
         or max(sides[1], sides[3]) / min(sides[1], sides[3]) > MAX_OBLIQUE
     )
-
-
-def _intersect_sides(fits: list[SideFit]) -> FloatArray:
-    corners = []
-    for i in range(4):
-        f1, f2 = fits[i - 1], fits[i]
-        guess = f2[0] + f2[2] * float(np.polyval(f2[3], 0.0))
-        corners.append(_curve_intersection(f1, f2, guess))
-    return np.array(corners)
 
 
 def _walk_in(lab: Lab, quad: FloatArray) -> list[SideFit | None]:

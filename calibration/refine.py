@@ -114,9 +114,7 @@ def refine(
             fits.append((a, u, n, np.array([0.0, *edge_line])))
             continue
         fits.append((a, u, n, _walk_fit(strip, offsets, ts, edge_line, longest, margin, band)))
-    return np.array(
-        [_curve_intersection(fits[i - 1], fits[i], quad[i]) for i in range(4)], dtype=np.float64
-    )
+    return _intersect_sides(fits)
 
 
 def _walk_fit(
@@ -217,6 +215,18 @@ def _curve_intersection(
         if np.abs(step).max() < 1e-4:
             break
     return (_curve_point(f1, s1) + _curve_point(f2, s2)) / 2
+
+
+def _intersect_sides(
+    fits: list[tuple[FloatArray, FloatArray, FloatArray, FloatArray]],
+) -> FloatArray:
+    """The corners where neighbouring fitted sides meet (side i starts at corner i)."""
+    corners = []
+    for i in range(4):
+        start, _, normal, coef = fits[i]
+        guess = start + normal * float(np.polyval(coef, 0.0))
+        corners.append(_curve_intersection(fits[i - 1], fits[i], guess))
+    return np.array(corners, dtype=np.float64)
 
 
 def polish(image: Image, corners: FloatArray) -> FloatArray:
