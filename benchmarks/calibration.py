@@ -34,17 +34,17 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 from calibration.detect import BoardNotFound, find_board
 from calibration.orient import orient
 from calibration.refine import polish
-from vision.render import random_scene, render
+from vision.render import Scene, random_scene, render
 
 
-def measure(job: tuple[int, object, int]) -> dict[str, float]:
+def measure(job: tuple[int, Scene, int]) -> dict[str, float]:
     """One board: orientation, refinement, automatic finding (with its orientation)."""
     i, scene, seed = job
     noise = np.random.default_rng(seed + i)
-    r = render(scene)  # type: ignore[arg-type]
+    r = render(scene)
     assert r.raw_corners is not None
     truth = r.raw_corners
-    home = scene.white_home  # type: ignore[attr-defined]
+    home = scene.white_home
     width = float(np.linalg.norm(truth[1] - truth[0]))
     out: dict[str, float] = {}
     t0 = time.perf_counter()

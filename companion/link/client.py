@@ -307,6 +307,8 @@ class CubeLink:
                 if not raw.endswith(b"\n"):
                     raw += port.readline()  # a line split by the read timeout
                 self._dispatch(raw.decode("ascii", errors="replace"))
+        # pyserial raises TypeError / AttributeError, not SerialException, when the port
+        # is closed under a blocked read (drop_connection, or _disconnect after a fault)
         except (serial.SerialException, OSError, TypeError, AttributeError) as e:
             if self._port is port:
                 self._reader_failed = e
