@@ -30,6 +30,21 @@ def add_parsers(sub: Any) -> None:
     rd.add_argument("--json", action="store_true", help="one JSON document (as in CONTRACTS.md)")
     rd.set_defaults(func=cmd_read_dice)
     add_evaluate_parser(sub)
+    rb = sub.add_parser(
+        "read-board",
+        help="read the checkers in a camera image of a calibrated board",
+        description=(
+            "Count each colour's checkers on every point and on the bar (off = 15 less those "
+            "on the board) and say how sure the reading is (0-1; below 0.5 means check it). "
+            'With --batch, read JSON lines on stdin: {"image": PATH, "calibration": PATH}, '
+            "one result line each."
+        ),
+    )
+    rb.add_argument("image", nargs="?", help="a camera image of the board")
+    rb.add_argument("--calibration", help="the board's calibration file (from calibrate)")
+    rb.add_argument("--batch", action="store_true", help="JSON lines on stdin, one result each")
+    rb.add_argument("--json", action="store_true", help="one JSON document (as in CONTRACTS.md)")
+    rb.set_defaults(func=cmd_read_board)
 
 
 class _Reader:
@@ -52,18 +67,12 @@ class _Reader:
         return self.geometries[path]
 
     def read(self, image_path: str, calibration: str | None, roller: str | None) -> dict[str, Any]:
-        import cv2
-
         from companion.cli import UsageError
         from vision.dice import read_dice
 
         if roller is not None and roller not in ROLLERS:
             raise UsageError(f"roller: expected white, black, opening or null, got {roller!r}")
-        if not Path(image_path).is_file():
-            raise UsageError(f"{image_path}: no such image file")
-        image = cv2.imread(image_path, cv2.IMREAD_COLOR)
-        if image is None:
-            raise UsageError(f"{image_path}: not an image OpenCV can read (PNG, JPEG, ...)")
+        image = _load_image(image_path)
         geo = self.geometry(calibration)
         if geo is not None:
             w, h = geo.cal.image_size
@@ -72,11 +81,104 @@ class _Reader:
                     f"{image_path}: image is {image.shape[1]}x{image.shape[0]} but the "
                     f"calibration is for {w}x{h}"
                 )
-        import numpy as np
-
-        pixels = np.asarray(image, dtype=np.uint8)
-        result: dict[str, Any] = read_dice(self.config, pixels, geo, roller).to_json()
+        result: dict[str, Any] = read_dice(self.config, image, geo, roller).to_json()
         return result
+
+
+def _load_image(image_path: str) -> Any:
+    import cv2
+    import numpy as np
+
+    from companion.cli import UsageError
+
+    if not Path(image_path).is_file():
+        raise UsageError(f"{image_path}: no such image file")
+    image = cv2.imread(image_path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise UsageError(f"{image_path}: not an image OpenCV can read (PNG, JPEG, ...)")
+    return np.asarray(image, dtype=np.uint8)
+
+
+class _BoardReaders:
+    """One process for a whole batch: each calibration's warp maps are built once."""
+
+    def __init__(self) -> None:
+        self.readers: dict[str, Any] = {}
+
+    def read(self, image_path: str, calibration: str | None) -> dict[str, Any]:
+        from calibration.geometry import BoardGeometry
+        from calibration.schema import load
+        from companion.cli import UsageError
+        from vision.board import BoardReader
+
+        if calibration is None:
+            raise UsageError("read-board needs the board's --calibration file")
+        if calibration not in self.readers:
+            self.readers[calibration] = BoardReader(BoardGeometry(load(calibration)))
+        reader = self.readers[calibration]
+        image = _load_image(image_path)
+        w, h = reader.geo.cal.image_size
+        if (image.shape[1], image.shape[0]) != (w, h):
+            raise UsageError(
+                f"{image_path}: image is {image.shape[1]}x{image.shape[0]} but the "
+                f"calibration is for {w}x{h}"
+            )
+        reading = reader.read(image)
+        self.last = reading
+        result: dict[str, Any] = reading.to_json()
+        return result
+
+
+def cmd_read_board(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from calibration.schema import CalibrationError
+    from companion.cli import UsageError
+    from companion.rules import Position, draw_board
+    from vision.errors import VisionError
+
+    readers = _BoardReaders()
+    if args.batch:
+        if args.image:
+            raise UsageError("--batch reads its images from stdin; give no IMAGE")
+        for line in stdin:
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+                if not isinstance(obj, dict) or not isinstance(obj.get("image"), str):
+                    raise UsageError('expected {"image": PATH, "calibration": PATH}')
+                cal = obj.get("calibration")
+                if cal is not None and not isinstance(cal, str):
+                    raise UsageError("calibration: expected a path")
+                out = readers.read(obj["image"], cal)
+            except json.JSONDecodeError as e:
+                out = {"error": f"malformed JSON: {e.msg} at column {e.colno}"}
+            except (UsageError, CalibrationError, VisionError) as e:
+                out = {"error": str(e)}
+            print(json.dumps(out), file=stdout, flush=True)
+        return 0
+    if not args.image:
+        raise UsageError("give an IMAGE, or --batch")
+    try:
+        result = readers.read(args.image, args.calibration)
+    except VisionError as e:
+        raise UsageError(str(e)) from None
+    if args.json:
+        print(json.dumps(result), file=stdout)
+        return 0
+    pos = result["position"]
+    try:
+        print(draw_board(Position.from_json(pos)), file=stdout)
+    except ValueError:  # more than 15 of a colour seen: no position to draw
+        print(f"white {pos['white']}\nblack {pos['black']}", file=stdout)
+    conf = result["confidence"]
+    verdict = (
+        ""
+        if conf >= 0.5
+        else "  -- check it: least sure at "
+        + ", ".join(f"{p.place} ({p.count})" for p in readers.last.least_sure(3))
+    )
+    print(f"confidence {conf:.2f}, {result['elapsed_ms']:.0f} ms{verdict}", file=stdout)
+    return 0
 
 
 def _batch_line(reader: _Reader, line: str) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from calibration.schema import Calibration, Camera
+from vision.board import ROW, stack_layout
 
 Image = NDArray[np.uint8]
 BGR = tuple[int, int, int]
@@ -268,26 +269,79 @@ def _mm(v: float) -> int:
     return round(v * PX_PER_MM)
 
 
-def _draw_checker(canvas: Image, x: float, y: float, d: float, color: BGR) -> None:
-    cx, cy, r = _mm(x), _mm(y), _mm(d / 2)
-    cv2.circle(canvas, (cx + 3, cy + 4), r, (20, 20, 20), -1, cv2.LINE_AA)  # shadow
+def _draw_checker(canvas: Image, x: float, y: float, d: float, color: BGR, layer: int = 0) -> None:
+    """A checker seen from above: its shadow, a bevelled rim with a dark seam, a moulded ring.
+
+    A checker stacked on others stands higher: a little larger and with a longer shadow.
+    """
+    cx, cy, r = _mm(x), _mm(y), _mm(d / 2 * (1 + 0.015 * layer))
+    lift = 1 + layer
+    cv2.circle(canvas, (cx + 3 * lift, cy + 4 * lift), r, (20, 20, 20), -1, cv2.LINE_AA)  # shadow
     cv2.circle(canvas, (cx, cy), r, _shade(color, 0.8), -1, cv2.LINE_AA)
     cv2.circle(canvas, (cx, cy), int(r * 0.86), color, -1, cv2.LINE_AA)
     cv2.circle(canvas, (cx, cy), int(r * 0.55), _shade(color, 0.93), 2, cv2.LINE_AA)
+    # The bevelled edge catches the light (dark checkers show it most) and meets the next
+    # checker in a dark seam.
+    lit = tuple(min(255, c + 55) for c in color)
+    cv2.circle(canvas, (cx, cy), int(r * 0.9), lit, 3, cv2.LINE_AA)
+    cv2.circle(canvas, (cx, cy), r, _shade(color, 0.3), 2, cv2.LINE_AA)
 
 
-def _checker_centres(
-    geo: BoardGeometry, point: int, color: str, count: int, d: float
-) -> list[tuple[float, float]]:
-    """Where `count` checkers stand on a point: a row from the edge, then a second layer."""
-    rect = geo.point_rect(point, "white" if color == "white" else "black")
-    cx = (rect.x0 + rect.x1) / 2
-    from_top = rect.y0 == 0
-    out = []
-    for k in range(count):
-        layer, slot = divmod(k, 5)
-        along = d / 2 + slot * d + layer * d / 2
-        out.append((cx, along if from_top else geo.height_mm - along))
+CHECKER_SHARE = 0.94  # a checker's diameter, in point widths
+BAR_ROW = 4  # on the bar, from the centre towards the owner
+
+
+def checker_layout(scene: Scene, geo: BoardGeometry) -> list[dict[str, Any]]:
+    """Where each checker of the scene's position lies, as players place them by hand.
+
+    Rows along the point from the edge, touching or with small gaps, a little off the
+    point's axis; past a row's worth stacked on top, each across two below it
+    (`vision.board.stack_layout`); on the bar, each side's checkers in a row from the
+    centre towards the owner. Seeded by the scene.
+    """
+    rng = np.random.default_rng([scene.seed, 7])
+    d = geo.point_width_mm * CHECKER_SHARE
+    p = geo.point_width_mm
+    out: list[dict[str, Any]] = []
+    for color, arr in (("white", scene.white), ("black", scene.black)):
+        if arr is None:
+            continue
+        places: list[tuple[Any, int, float, float, int]] = []  # point, count, x, origin, sign
+        for point in range(1, 25):
+            rect = geo.point_rect(point, "white" if color == "white" else "black")
+            from_top = rect.y0 == 0
+            edge = 0.0 if from_top else geo.height_mm
+            places.append((point, arr[point], (rect.x0 + rect.x1) / 2, edge, 1 if from_top else -1))
+        sign = 1 if color == "white" else -1
+        places.append(("bar", arr[25], geo.width_mm / 2, geo.height_mm / 2 + sign * 0.2 * d, sign))
+        for point, count, cx, origin, sign in places:
+            row = BAR_ROW if point == "bar" else ROW
+            layers: list[list[tuple[float, float]]] = []  # per layer: (along, across) centres
+            for layer, _ in stack_layout(count, row):
+                if layer == len(layers):
+                    layers.append([])
+                mine = layers[layer]
+                if layer == 0:
+                    gap = rng.uniform(0, 0.04 * d) if mine else 0.0
+                    a = mine[-1][0] + d + gap if mine else d / 2
+                    c = rng.uniform(-0.07, 0.07) * p
+                else:  # across two below it, or half past the last one below
+                    below, j = layers[layer - 1], len(mine)
+                    if j + 1 < len(below):
+                        a = (below[j][0] + below[j + 1][0]) / 2
+                        c = (below[j][1] + below[j + 1][1]) / 2
+                    else:
+                        a, c = below[-1][0] + d / 2, below[-1][1]
+                    c += rng.uniform(-0.03, 0.03) * p
+                mine.append((a, c))
+                out.append(
+                    {
+                        "color": color,
+                        "point": point,
+                        "layer": layer,
+                        "center_mm": [cx + c, origin + sign * a],
+                    }
+                )
     return out
 
 
@@ -369,19 +423,13 @@ def _top_down(
     tex = _texture(size, st.texture, rng)
     canvas = np.clip(canvas.astype(np.float32) * tex[..., None], 0, 255).astype(np.uint8)
     view = canvas[_mm(f) : _mm(f + scene.height_mm), _mm(f) : _mm(f + scene.width_mm)]
-    d = geo.point_width_mm * 0.94
-    checkers = []
-    for color, arr, tint in (("white", scene.white, st.light), ("black", scene.black, st.dark)):
-        if arr is None:
-            continue
-        for point in range(1, 25):
-            for x, y in _checker_centres(geo, point, color, arr[point], d):
-                _draw_checker(view, x, y, d, tint)
-                checkers.append({"color": color, "point": point, "center_mm": [x, y]})
-        for k in range(arr[25]):  # on the bar: white in the near half, black in the far half
-            y = scene.height_mm / 2 + (d * (0.7 + k) if color == "white" else -d * (0.7 + k))
-            _draw_checker(view, scene.width_mm / 2, y, d, tint)
-            checkers.append({"color": color, "point": "bar", "center_mm": [scene.width_mm / 2, y]})
+    d = geo.point_width_mm * CHECKER_SHARE
+    checkers = checker_layout(scene, geo)
+    tints = {"white": st.light, "black": st.dark}
+    # Lower layers first, so that a stacked checker lies over those it rests on.
+    for item in sorted(checkers, key=lambda c: c["layer"]):
+        x, y = item["center_mm"]
+        _draw_checker(view, x, y, d, tints[item["color"]], item["layer"])
     dice = [_draw_die(canvas, die, offset_mm=f) for die in scene.dice]
     return canvas, {"checkers": checkers, "dice": dice}
 
@@ -592,14 +640,8 @@ def random_roll_scene(
     )
     roller = "opening" if kind == "opening" else rng.choice(["white", "black"])
     style = rng.choice(list(DICE_STYLES))
-    d = geo.point_width_mm * 0.94
-    occupied = [
-        (x, y)
-        for color, arr in (("white", base.white), ("black", base.black))
-        if arr is not None
-        for point in range(1, 25)
-        for x, y in _checker_centres(geo, point, color, arr[point], d)
-    ]
+    d = geo.point_width_mm * CHECKER_SHARE
+    occupied = [tuple(c["center_mm"]) for c in checker_layout(base, geo)]
 
     def free_spot(section: str, taken: list[tuple[float, float]]) -> tuple[float, float]:
         rect = geo.left if section == "left" else geo.right

@@ -1,0 +1,142 @@
+"""Board reading on rendered boards: whole boards right, wrong ones flagged, time per reading.
+
+    .venv/bin/python benchmarks/board.py [--boards 300] [--seed 2026] [--workers 2]
+
+Each board is a random style, pose (any rotation, tilt up to 15 degrees), lens, light,
+noise and JPEG at 1920x1080 (`vision.render.random_scene`). Four in five positions come
+from random legal games (`companion.rules.sample.random_positions`: openings to
+bear-offs, hits, checkers on the bar); one in five is a stress position with stacks of
+6-12 checkers on a point (second and third layers) and up to four on the bar. The
+calibration is the scene's true one with every corner moved by about 0.2% of the board's
+width (what automatic calibration achieves, `benchmarks/calibration.py`).
+
+Measured: the share of boards read exactly right (all 24 points, both bars, both off
+counts); of the wrong ones, how many the reading flagged (confidence below
+--flag, default 0.5); how many right boards were flagged anyway; and the time per
+reading on one core (OpenCV single-threaded), median and 95th percentile.
+Targets (issue 6): >= 99.5% of boards right, every wrong one flagged, < 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
+
+from calibration.geometry import BoardGeometry
+from companion.rules.position import Position
+from companion.rules.sample import random_positions
+from vision.board import BoardReader
+from vision.render import Scene, random_scene, render
+
+
+def stress_position(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A valid position with tall stacks: each side's checkers on few points, some on the bar."""
+    while True:
+        white, black = [0] * 26, [0] * 26
+        taken: set[int] = set()  # in white's numbering
+        for side, is_white in ((white, True), (black, False)):
+            left = 15
+            side[25] = rng.choice([0, 0, 0, 1, 2, 3, 4])
+            left -= side[25]
+            while left > 0:
+                n = rng.choice([k for k in range(1, 25) if k not in taken])
+                taken.add(n)
+                k = min(left, rng.choice([1, 2, 3, 6, 7, 8, 9, 10, 11, 12]))
+                side[n if is_white else 25 - n] += k
+                left -= k
+        pos = Position((0, *white[1:]), (0, *black[1:]))
+        if pos.is_valid():
+            return tuple(pos.white), tuple(pos.black)
+
+
+def measure(job: tuple[int, Scene, float]) -> dict[str, object]:
+    i, scene, flag = job
+    import cv2
+
+    cv2.setNumThreads(1)
+    r = render(scene)
+    assert r.calibration is not None
+    noise = np.random.default_rng(i)
+    corners = np.array(r.calibration.corners_px)
+    width = float(np.linalg.norm(corners[1] - corners[0]))
+    moved = corners + noise.normal(0, 0.002 * width / 1.4, corners.shape)
+    cal = replace(r.calibration, corners_px=tuple(map(tuple, moved.tolist())))
+    reader = BoardReader(BoardGeometry(cal))
+    reader.read(r.image)  # warm the caches, as a live camera would
+    t0 = time.perf_counter()
+    reading = reader.read(r.image)
+    elapsed = (time.perf_counter() - t0) * 1000
+    right = reading.white == list(scene.white or ()) and reading.black == list(scene.black or ())
+    return {
+        "right": right,
+        "flagged": reading.confidence < flag,
+        "ms": elapsed,
+        "style": scene.style.name,
+        "confidence": reading.confidence,
+        "where": []
+        if right
+        else [(p.place, p.count, round(p.confidence, 2)) for p in reading.least_sure(3)],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--boards", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument(
+        "--flag", type=float, default=0.5, help="confidence below which a board is flagged"
+    )
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    games = random_positions(args.seed, args.boards)
+    jobs = []
+    for i in range(args.boards):
+        scene = random_scene(rng)
+        if i % 5 == 4:
+            white, black = stress_position(rng)
+        else:
+            white, black = games[i].white, games[i].black
+        jobs.append((i, replace(scene, white=tuple(white), black=tuple(black)), args.flag))
+    t0 = time.perf_counter()
+    with multiprocessing.Pool(args.workers) as pool:
+        results = pool.map(measure, jobs, chunksize=4)
+    wall = time.perf_counter() - t0
+    n = len(results)
+    right = sum(bool(r["right"]) for r in results)
+    wrong = [r for r in results if not r["right"]]
+    flagged_wrong = sum(bool(r["flagged"]) for r in wrong)
+    flagged_right = sum(bool(r["flagged"]) for r in results if r["right"])
+    times = sorted(float(r["ms"]) for r in results)  # type: ignore[arg-type]
+    for k, r in enumerate(results):
+        if not r["right"]:
+            print(
+                f"  board {k} ({r['style']}): wrong, confidence {r['confidence']:.2f}, "
+                f"least sure {r['where']}"
+            )
+    print(f"boards: {n} (seed {args.seed}), {wall:.0f} s with {args.workers} workers")
+    print(f"whole boards right: {right}/{n} = {100 * right / n:.2f}% (target >= 99.5%)")
+    print(
+        f"wrong boards flagged (confidence < {args.flag}): {flagged_wrong}/{len(wrong)}"
+        " (target: all)"
+    )
+    print(f"right boards flagged anyway: {flagged_right}/{right}")
+    print(
+        f"reading time, one core: median {statistics.median(times):.1f} ms, "
+        f"95th percentile {times[int(0.95 * (n - 1))]:.1f} ms (target < 50 ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()

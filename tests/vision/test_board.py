@@ -1,0 +1,194 @@
+"""Reading checkers from rendered boards: counts, colours, stacks, the bar, and confidence."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.geometry import BoardGeometry
+from companion.rules.position import Position
+from companion.rules.sample import random_positions
+from vision.board import PATTERNS, BoardReader, stack_layout, visible_positions
+from vision.errors import ImageError
+from vision.render import START, STYLES, Scene, random_scene, render
+
+
+def read(scene: Scene) -> tuple[list[int], list[int], float]:
+    r = render(scene)
+    assert r.calibration is not None
+    reading = BoardReader(BoardGeometry(r.calibration)).read(r.image)
+    return reading.white, reading.black, reading.confidence
+
+
+def test_stacked_checkers_lie_across_two_below_and_each_count_shows_differently() -> None:
+    assert stack_layout(7, 5) == [
+        (0, 0.5),
+        (0, 1.5),
+        (0, 2.5),
+        (0, 3.5),
+        (0, 4.5),
+        (1, 1.0),
+        (1, 2.0),
+    ]
+    # Seven: the two on top and the last two of the row are fully visible.
+    assert visible_positions(7, 5) == [1.0, 2.0, 3.5, 4.5]
+    assert visible_positions(0, 5) == []
+    # No two counts look the same from above.
+    assert len({tuple(p) for p in PATTERNS}) == len(PATTERNS) == 16
+
+
+def right_or_flagged(scene: Scene) -> bool:
+    """Whether the board was read exactly; a wrong reading must say so (confidence < 0.5)."""
+    white, black, confidence = read(scene)
+    right = (white, black) == (list(scene.white or ()), list(scene.black or ()))
+    assert right or confidence < 0.5, f"{scene.style.name}: wrong but confident"
+    return right
+
+
+def test_the_starting_position_is_read_in_every_style() -> None:
+    base = random_scene(random.Random(3))
+    right = [
+        right_or_flagged(replace(base, style=style, white=START, black=START)) for style in STYLES
+    ]
+    assert sum(right) >= len(STYLES) - 1
+
+
+def test_random_game_positions_with_hits_bar_and_bear_off_are_read_exactly() -> None:
+    rng = random.Random(17)
+    pool = random_positions(17, 60)
+    on_bar = [p for p in pool if p.white[25] or p.black[25]]
+    bearing_off = [p for p in pool if p.white[0] or p.black[0]]
+    positions = [*on_bar[:2], *bearing_off[:2], *pool[:4]]
+    right = [
+        right_or_flagged(replace(random_scene(rng), white=tuple(p.white), black=tuple(p.black)))
+        for p in positions
+    ]
+    assert sum(right) >= len(positions) - 1
+
+
+@pytest.mark.parametrize("count", [6, 8, 10, 12])
+def test_stacks_past_a_row_are_counted(count: int) -> None:
+    white = [0] * 26
+    white[6], white[8], white[0] = count, 15 - count - 2, 2
+    black = list(START)
+    scene = replace(random_scene(random.Random(count)), white=tuple(white), black=tuple(black))
+    got_white, got_black, _ = read(scene)
+    assert got_white == white and got_black == black
+
+
+def test_a_changed_point_is_seen() -> None:
+    before = Position.start()
+    after = before.parse_play((3, 1), "8/5 6/5").result
+    base = random_scene(random.Random(8))
+    w0, _, _ = read(replace(base, white=tuple(before.white), black=tuple(before.black)))
+    w1, _, _ = read(replace(base, white=tuple(after.white), black=tuple(after.black)))
+    assert w0 != w1 and w1[5] == 2 and w1[8] == 2 and w1[6] == 4
+
+
+def test_an_image_of_the_wrong_size_is_refused() -> None:
+    r = render(random_scene(random.Random(1), image_size=(640, 360)))
+    assert r.calibration is not None
+    reader = BoardReader(BoardGeometry(r.calibration))
+    with pytest.raises(ImageError, match="calibration is for 640x360"):
+        reader.read(np.zeros((100, 100, 3), np.uint8))
+
+
+def test_an_empty_board_reads_as_every_checker_borne_off() -> None:
+    r = render(random_scene(random.Random(2), start_position=False))
+    assert r.calibration is not None
+    reading = BoardReader(BoardGeometry(r.calibration)).read(r.image)
+    assert reading.white[0] == 15 and reading.black[0] == 15
+
+
+# --- the command ---------------------------------------------------------------------------
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "companion.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def board_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Position]:
+    folder = tmp_path_factory.mktemp("board")
+    p = random_positions(5, 1)[0]
+    scene = replace(random_scene(random.Random(5)), white=tuple(p.white), black=tuple(p.black))
+    r = render(scene)
+    assert r.calibration is not None
+    cv2.imwrite(str(folder / "board.png"), r.image)
+    r.calibration.save(folder / "board.cal.json")
+    return folder / "board.png", folder / "board.cal.json", p
+
+
+def test_read_board_json_follows_the_contract(board_files: tuple[Path, Path, Position]) -> None:
+    image, cal, truth = board_files
+    out = run("read-board", str(image), "--calibration", str(cal), "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert set(doc) == {"position", "confidence", "elapsed_ms"}
+    assert doc["position"] == truth.to_json()
+    assert 0.5 <= doc["confidence"] <= 1 and doc["elapsed_ms"] > 0
+    assert sum(doc["position"]["white"]) == sum(doc["position"]["black"]) == 15
+
+
+def test_read_board_text_draws_the_position(board_files: tuple[Path, Path, Position]) -> None:
+    image, cal, _ = board_files
+    out = run("read-board", str(image), "--calibration", str(cal))
+    assert out.returncode == 0, out.stderr
+    assert "confidence" in out.stdout and "+---+" in out.stdout
+
+
+def test_read_board_batch_reads_each_line_and_survives_bad_ones(
+    board_files: tuple[Path, Path, Position], tmp_path: Path
+) -> None:
+    image, cal, truth = board_files
+    lines = [
+        json.dumps({"image": str(image), "calibration": str(cal)}),
+        "{not json",
+        json.dumps({"image": str(tmp_path / "missing.png"), "calibration": str(cal)}),
+        json.dumps({"image": str(image), "calibration": None}),
+        json.dumps({"image": str(image), "calibration": str(cal)}),
+    ]
+    out = run("read-board", "--batch", stdin="\n".join(lines) + "\n")
+    assert out.returncode == 0, out.stderr
+    docs = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(docs) == 5
+    assert docs[0]["position"] == docs[4]["position"] == truth.to_json()
+    assert "malformed JSON" in docs[1]["error"]
+    assert "no such image" in docs[2]["error"]
+    assert "calibration" in docs[3]["error"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["read-board", "nothing.png", "--calibration", "CAL"], "no such image"),
+        (["read-board", "IMAGE"], "needs the board's --calibration"),
+        (["read-board", "IMAGE", "--calibration", "BAD"], "BAD"),
+        (["read-board", "--calibration", "CAL"], "give an IMAGE"),
+    ],
+)
+def test_read_board_bad_input_is_one_line(
+    board_files: tuple[Path, Path, Position], tmp_path: Path, args: list[str], message: str
+) -> None:
+    image, cal, _ = board_files
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    subst = {"IMAGE": str(image), "CAL": str(cal), "BAD": str(bad)}
+    out = run(*[subst.get(a, a) for a in args])
+    assert out.returncode == 2
+    assert message.replace("BAD", str(bad)) in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr

@@ -1,0 +1,473 @@
+"""Reading the checkers: a calibrated camera frame to the contract's position arrays.
+
+The frame is first warped to the board's own top-down view (`s` pixels per
+millimetre, lens distortion removed with the same maps), so that every checker is a
+circle of one known size and every point is an upright strip. Then, per point:
+
+1. Edges: colour gradient magnitude above a threshold, from the channel that changes
+   most (a red checker on a red point still differs from it in another channel, and
+   its rim and shadow are dark in all of them).
+2. Circles: one convolution of the edge map with a ring of the checker's radius gives,
+   at every pixel, the share of a circle there that lies on edges. A checker no other
+   one covers scores near 1; a covered one, or the gap between two, far lower. Along
+   each point's axis (and a little to either side, for checkers off the axis) the
+   local maxima above `circle_min` are the fully visible checkers.
+3. Count: checkers lie in a row from the edge and, past a row's worth, are stacked on
+   top, each across two below it (`stack_layout`, the convention the renderer and the
+   README describe). Each count 0-15 predicts where its fully visible checkers lie;
+   the count whose prediction matches the circles found is the reading.
+4. Colour: the inside of every circle found, split into light and dark over the whole
+   board (white has the light checkers, CONTRACTS.md §1).
+
+Each point's confidence is the least of: how clearly its circles clear the threshold
+(and its non-circles stay below it), how well the positions fit the count, and how
+clearly its colour is one of the two. The board's confidence is the least of its
+points'. Borne-off checkers are not looked for in the trays: each side's off count is
+15 less its checkers on the board (more than 15 seen gives confidence 0).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.geometry import BoardGeometry
+from vision.errors import ImageError
+
+Image = NDArray[np.uint8]
+FloatImage = NDArray[np.float32]
+
+ROW = 5  # checkers in a row along a point before the next ones are stacked on top
+MAX_CHECKERS = 15
+
+
+@dataclass(frozen=True)
+class BoardSettings:
+    px_per_mm: float = 1.5
+    margin_mm: float = 8.0  # of frame kept round the playing surface
+    checker_share: float = 0.94  # checker diameter / point width
+    radius_scales: tuple[float, ...] = (0.92, 1.0, 1.06)  # checker sizes tried, of the above
+    edge_min: float = 48.0  # Sobel magnitude (about 4x grey levels per pixel) of an edge
+    candidate_min: float = 0.35  # ring share on any edges where a checker may be
+    circle_min: float = 0.8  # ring share on edges facing the centre: a fully visible checker
+    circle_soft: float = 0.1  # margin (ring share) that counts as a fully clear decision
+    facing_min: float = 0.88  # cos^2 of the largest angle between an edge and the radius
+    inside_spread: float = 30.0  # grey levels (any channel) inside a checker's rim, round it
+    lateral_share: float = 0.1  # off-axis search, in point widths, each side
+    fit_tolerance: float = 0.3  # checker diameters a circle may sit off its expected place
+    fit_drift: float = 0.04  # ... plus this per checker, for gaps in the row
+    light_split_min: float = 25.0  # Lab lightness gap between the two colours' checkers
+
+
+def stack_layout(count: int, row: int) -> list[tuple[int, float]]:
+    """(layer, position along the point in checker diameters) of each of `count` checkers.
+
+    A row of `row` from the edge (centres 0.5, 1.5, ...), then each layer on top of the
+    one below, every checker across two below it.
+    """
+    return [(k // row, 0.5 + k % row + 0.5 * (k // row)) for k in range(count)]
+
+
+def visible_positions(count: int, row: int) -> list[float]:
+    """Where the fully visible checkers of `count` stacked checkers lie (diameters along)."""
+    layout = stack_layout(count, row)
+    return sorted(
+        pos
+        for layer, pos in layout
+        if not any(up > layer and abs(p - pos) < 0.9 for up, p in layout)
+    )
+
+
+PATTERNS = [visible_positions(k, ROW) for k in range(MAX_CHECKERS + 1)]
+
+
+@dataclass
+class PlaceReading:
+    """One point (white's numbering) or one side's half of the bar."""
+
+    place: str  # "1".."24", "bar-white", "bar-black"
+    color: str | None
+    count: int
+    confidence: float
+    circles: list[tuple[float, float, float]] = field(default_factory=list)  # x_mm, y_mm, score
+
+
+@dataclass
+class BoardReading:
+    white: list[int]
+    black: list[int]
+    confidence: float
+    places: list[PlaceReading]
+    elapsed_ms: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": {"white": self.white, "black": self.black},
+            "confidence": round(self.confidence, 3),
+            "elapsed_ms": round(self.elapsed_ms, 2),
+        }
+
+    def least_sure(self, n: int = 3) -> list[PlaceReading]:
+        return sorted(self.places, key=lambda p: p.confidence)[:n]
+
+
+@dataclass(frozen=True)
+class _Place:
+    name: str
+    x_mm: float  # the axis
+    origin_mm: float  # where the row starts
+    sign: int  # +1: the row runs down the board (towards white), -1 up
+    length_mm: float
+
+
+@dataclass
+class _Found:
+    """What one place shows: its fully visible checkers and the best circle that was not one."""
+
+    place: _Place
+    circles: list[tuple[float, float, float]] = field(default_factory=list)  # x, y mm, score
+    lights: list[float] = field(default_factory=list)  # lightness 0-100 inside each
+    along_d: list[float] = field(default_factory=list)  # from the origin, in diameters
+    best_other: float = 0.0
+
+
+def _ring_kernel(radius: float, thickness: float = 0.0) -> FloatImage:
+    """A ring of `radius` pixels (and at radius +- `thickness`), summing to 1."""
+    size = 2 * math.ceil(radius + thickness + 2) + 1
+    kernel = np.zeros((size, size), np.float32)
+    c = size // 2
+    rings = (radius - thickness, radius, radius + thickness) if thickness else (radius,)
+    for rr in rings:
+        n = max(32, round(2 * math.pi * rr))
+        for k in range(n):
+            t = 2 * math.pi * k / n
+            x, y = c + rr * math.cos(t), c + rr * math.sin(t)
+            x0, y0 = math.floor(x), math.floor(y)
+            fx, fy = x - x0, y - y0
+            kernel[y0, x0] += (1 - fx) * (1 - fy) / n
+            kernel[y0, x0 + 1] += fx * (1 - fy) / n
+            kernel[y0 + 1, x0] += (1 - fx) * fy / n
+            kernel[y0 + 1, x0 + 1] += fx * fy / n
+    return np.asarray(kernel / kernel.sum(), dtype=np.float32)
+
+
+class BoardReader:
+    """Reads positions from frames of one calibrated camera; the warp maps are built once."""
+
+    def __init__(self, geo: BoardGeometry, settings: BoardSettings | None = None) -> None:
+        self.geo = geo
+        self.s = settings or BoardSettings()
+        s = self.s.px_per_mm
+        # A margin round the surface, so that rings round the checkers at its edges see
+        # the frame beyond them rather than the image's border.
+        self.m = m = self.s.margin_mm
+        self.size = (round((geo.width_mm + 2 * m) * s), round((geo.height_mm + 2 * m) * s))
+        w, h = self.size
+        xs, ys = np.meshgrid((np.arange(w) + 0.5) / s - m, (np.arange(h) + 0.5) / s - m)
+        raw = geo.mm_to_px(np.stack([xs.ravel(), ys.ravel()], axis=1))
+        self.map_x = raw[:, 0].reshape(h, w).astype(np.float32)
+        self.map_y = raw[:, 1].reshape(h, w).astype(np.float32)
+        self.d_mm = geo.point_width_mm * self.s.checker_share
+        # The edge map is dilated by a pixel: one ring of the middle size finds every size.
+        r = self.d_mm / 2 * s
+        self.kernel = _ring_kernel(r)
+        self.places = self._places()
+
+    def _places(self) -> list[_Place]:
+        geo, out = self.geo, []
+        half = geo.height_mm / 2
+        for n in range(1, 25):
+            r = geo.point_rect(n)
+            top = r.y0 == 0
+            out.append(
+                _Place(
+                    str(n),
+                    (r.x0 + r.x1) / 2,
+                    0.0 if top else geo.height_mm,
+                    1 if top else -1,
+                    half,
+                )
+            )
+        out.append(_Place("bar-white", geo.width_mm / 2, half, 1, half))
+        out.append(_Place("bar-black", geo.width_mm / 2, half, -1, half))
+        return out
+
+    # --- stages -------------------------------------------------------------------------
+    def rectify(self, image: Image) -> Image:
+        if image.ndim != 3 or image.shape[2] != 3:
+            raise ImageError("expected a colour image")
+        iw, ih = self.geo.cal.image_size
+        if (image.shape[1], image.shape[0]) != (iw, ih):
+            raise ImageError(
+                f"image is {image.shape[1]}x{image.shape[0]} but the calibration is for {iw}x{ih}"
+            )
+        out = cv2.remap(image, self.map_x, self.map_y, cv2.INTER_LINEAR)
+        return np.asarray(out, dtype=np.uint8)
+
+    def edges(self, view: Image) -> tuple[FloatImage, FloatImage, FloatImage]:
+        """The gradient (x, y) of the channel that changes most, per pixel; and the edge map."""
+        smooth = cv2.GaussianBlur(view, (0, 0), 0.8)
+        gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+        mag2 = gx * gx + gy * gy
+        bx, by, bm = gx[..., 0], gy[..., 0], mag2[..., 0]
+        for c in (1, 2):
+            more = mag2[..., c] > bm
+            bx = np.where(more, gx[..., c], bx)
+            by = np.where(more, gy[..., c], by)
+            bm = np.where(more, mag2[..., c], bm)
+        edges = cv2.dilate((bm > self.s.edge_min**2).astype(np.float32), np.ones((3, 3), np.uint8))
+        return np.asarray(bx, np.float32), np.asarray(by, np.float32), np.asarray(edges, np.float32)
+
+    def circle_map(self, edges: FloatImage) -> FloatImage:
+        """At each pixel: how much of a checker-sized ring centred there lies on edges."""
+        out = cv2.filter2D(edges, cv2.CV_32F, self.kernel, borderType=cv2.BORDER_CONSTANT)
+        return np.asarray(out, dtype=np.float32)
+
+    def _profile(
+        self, cmap: FloatImage, place: _Place
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+        """Along the place's axis: the best circle score, and the x of it, per pixel step."""
+        s = self.s.px_per_mm
+        steps = np.arange(0, place.length_mm * s) / s  # mm along
+        lateral = self.s.lateral_share * self.geo.point_width_mm
+        offsets = np.arange(-lateral, lateral + 1e-9, 1 / s)
+        xs = place.x_mm + offsets[None, :]
+        ys = place.origin_mm + place.sign * steps[:, None] + 0 * offsets[None, :]
+        h, w = cmap.shape
+        ix = np.clip(np.rint((xs + self.m) * s - 0.5).astype(int), 0, w - 1)
+        iy = np.clip(np.rint((ys + self.m) * s - 0.5).astype(int), 0, h - 1)
+        grid = cmap[np.broadcast_to(iy, (len(steps), len(offsets))), np.broadcast_to(ix, iy.shape)]
+        best = grid.argmax(axis=1)
+        score = grid[np.arange(len(steps)), best].astype(np.float64)
+        return steps, score, np.asarray(xs[0, best], np.float64)
+
+    def _candidates(self, score: NDArray[np.float64]) -> list[int]:
+        """Local maxima of the ring profile (over 0.15 checker either way) that may be checkers.
+
+        A flat top gives a run of neighbouring maxima: each run of them a few pixels long
+        gives its middle.
+        """
+        gap = max(1, round(0.15 * self.d_mm * self.s.px_per_mm))
+        row = score.astype(np.float32)[None, :]
+        peak = cv2.dilate(row, np.ones((1, 2 * gap + 1), np.uint8))[0]
+        idx = np.flatnonzero((row[0] >= peak) & (row[0] >= self.s.candidate_min))
+        runs: list[list[int]] = []
+        for i in idx:
+            if runs and i - runs[-1][-1] <= 2 and i - runs[-1][0] <= gap:
+                runs[-1].append(int(i))
+            else:
+                runs.append([int(i)])
+        return [run[len(run) // 2] for run in runs]
+
+    def oriented(
+        self, gx: FloatImage, gy: FloatImage, smooth: Image, centres: NDArray[np.float64]
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The share of a ring round each centre (px) whose edge faces the centre.
+
+        An edge counts where the gradient is strong and points along the radius (within
+        about 20 degrees): a checker's rim does all round, the sides of a point's triangle
+        or a board edge only where they happen to touch the ring. The centre is refined
+        by up to 2 px and the radius over the sizes tried. The score is the lesser of that
+        share and the share of a ring inside the rim within `inside_spread` of its median
+        colour. Returns scores and centres.
+        """
+        s = self.s.px_per_mm
+        t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+        cos, sin = np.cos(t), np.sin(t)
+        radii = np.array([self.d_mm / 2 * f * s for f in self.s.radius_scales])
+        rr = (
+            radii[None, None, :, None, None] + np.array([-1.0, 0.0, 1.0])[None, None, None, :, None]
+        )
+        h, w = gx.shape
+
+        def shares(points: NDArray[np.float64]) -> NDArray[np.float64]:
+            """Per point x shift x radius: the share of the ring on edges facing the centre."""
+            xs = points[..., 0][..., None, None, None] + rr * cos
+            ys = points[..., 1][..., None, None, None] + rr * sin
+            ix = np.clip(np.rint(xs).astype(np.intp), 0, w - 1)
+            iy = np.clip(np.rint(ys).astype(np.intp), 0, h - 1)
+            sx, sy = gx[iy, ix], gy[iy, ix]
+            radial = np.abs(sx * cos + sy * sin)
+            ok = (radial > self.s.edge_min) & (
+                radial * radial > self.s.facing_min * (sx * sx + sy * sy)
+            )
+            return np.asarray(ok.any(axis=-2).mean(axis=-1), np.float64)
+
+        # The best centre within 2 px either way.
+        refined = centres.astype(np.float64)
+        scores = np.zeros(len(centres))
+        for step in (2.0,):
+            shifts = step * np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], float)
+            trial = refined[:, None, :] + shifts[None, :, :]  # centres x shifts x 2
+            flat = shares(trial).reshape(len(centres), -1)  # centres x (shifts x radii)
+            best = flat.argmax(axis=1)
+            scores = flat[np.arange(len(centres)), best]
+            refined = trial[np.arange(len(centres)), best // len(radii)]
+        # Inside the rim a checker is one colour all round; the streaks of a wooden point, or
+        # the triangle and the cloth beside it, are not.
+        inner = 0.4 * radii[1]
+        ix = np.clip(np.rint(refined[:, 0:1] + inner * cos[None, :]).astype(np.intp), 0, w - 1)
+        iy = np.clip(np.rint(refined[:, 1:2] + inner * sin[None, :]).astype(np.intp), 0, h - 1)
+        colours = smooth[iy, ix].astype(np.float32)  # centres x angles x 3
+        centre = np.median(colours, axis=1, keepdims=True)
+        near = np.abs(colours - centre).max(axis=2) <= self.s.inside_spread
+        uniform = near.mean(axis=1)
+        return np.minimum(scores, uniform).astype(np.float64), refined
+
+    def _cost(self, along_d: list[float], expected: list[float]) -> float:
+        """How far the circles sit from where a count puts them (1 = at the tolerance)."""
+        return max(
+            (
+                abs(a - e) / (self.s.fit_tolerance + self.s.fit_drift * i)
+                for i, (a, e) in enumerate(zip(along_d, expected, strict=True))
+            ),
+            default=0.0,
+        )
+
+    def _count(self, along_d: list[float]) -> tuple[int, float]:
+        """The count whose visible checkers match the circles found, and the fit's confidence.
+
+        When no count fits, one checker may have been missed (its rim hidden by glare or a
+        shadow): a count whose visible checkers are those found plus one is taken if it
+        fits, with a confidence below 0.5 so that the reading asks to be checked.
+        """
+        best, best_cost = 0, math.inf
+        for k, pattern in enumerate(PATTERNS):
+            if len(pattern) == len(along_d):
+                cost = self._cost(along_d, pattern)
+                if cost < best_cost:
+                    best, best_cost = k, cost
+        if best_cost < 1:
+            return best, float((1.0 - best_cost) ** 0.5)
+        for k, pattern in enumerate(PATTERNS):
+            if len(pattern) == len(along_d) + 1:
+                for gone in range(len(pattern)):
+                    cost = self._cost(along_d, pattern[:gone] + pattern[gone + 1 :])
+                    if cost < min(best_cost, 0.7):
+                        best, best_cost = k, cost
+                        return best, 0.4 * (1.0 - cost) ** 0.5
+        return best, 0.0
+
+    def _circles(
+        self,
+        place: _Place,
+        cmap: FloatImage,
+        gx: FloatImage,
+        gy: FloatImage,
+        smooth: Image,
+        grey: Image,
+    ) -> _Found:
+        """The fully visible checkers along one place, nearest the origin first."""
+        s = self.s.px_per_mm
+        steps, score, xs = self._profile(cmap, place)
+        cands = self._candidates(score)
+        found = _Found(place)
+        if not cands:
+            return found
+        centres = np.array(
+            [
+                [
+                    (xs[i] + self.m) * s - 0.5,
+                    (place.origin_mm + place.sign * steps[i] + self.m) * s - 0.5,
+                ]
+                for i in cands
+            ]
+        )
+        scores, refined = self.oriented(gx, gy, smooth, centres)
+        inner = max(1, round(self.d_mm * s * 0.22))
+        taken: list[float] = []  # along, mm
+        for k in np.argsort(-scores):
+            x, y = (refined[k] + 0.5) / s - self.m
+            along = abs(float(y) - place.origin_mm)
+            if any(abs(along - a) < 0.7 * self.d_mm for a in taken):
+                continue  # the same checker, found again a little further on
+            if scores[k] < self.s.circle_min:
+                found.best_other = max(found.best_other, float(scores[k]))
+                continue
+            cx, cy = round(refined[k][0]), round(refined[k][1])
+            patch = grey[max(0, cy - inner) : cy + inner + 1, max(0, cx - inner) : cx + inner + 1]
+            taken.append(along)
+            found.circles.append((float(x), float(y), float(scores[k])))
+            found.lights.append(float(np.median(patch)) * 100 / 255 if patch.size else 0.0)
+        order = np.argsort(taken)
+        found.circles = [found.circles[i] for i in order]
+        found.lights = [found.lights[i] for i in order]
+        found.along_d = [taken[i] / self.d_mm for i in order]
+        return found
+
+    def read(self, image: Image) -> BoardReading:
+        t0 = time.perf_counter()
+        view = self.rectify(image)
+        gx, gy, edges = self.edges(view)
+        cmap = self.circle_map(edges)
+        smooth = np.asarray(cv2.GaussianBlur(view, (0, 0), 1.0), np.uint8)
+        grey = np.asarray(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY), np.uint8)
+        found = [self._circles(place, cmap, gx, gy, smooth, grey) for place in self.places]
+        split, split_conf = _split_lightness(
+            [v for f in found for v in f.lights], self.s.light_split_min
+        )
+        white, black = [0] * 26, [0] * 26
+        places_out = []
+        soft = self.s.circle_soft
+        for f in found:
+            place = f.place
+            # How clearly the circles clear the threshold, and everything else stays under it.
+            clear = [min(1.0, (c[2] - self.s.circle_min) / soft) for c in f.circles]
+            clear.append(min(1.0, (self.s.circle_min - f.best_other) / soft))
+            if place.name.startswith("bar"):
+                # Checkers on the bar lie anywhere along it: each one seen is one there.
+                count, fit_conf = len(f.circles), 1.0
+            else:
+                count, fit_conf = self._count(f.along_d)
+            colors = {"white" if v >= split else "black" for v in f.lights}
+            color = None if not count else "white" if np.mean(f.lights) >= split else "black"
+            color_conf = split_conf if count else 1.0
+            if len(colors) > 1:
+                color_conf = 0.0  # both colours on one point: something is misread
+            conf = max(0.0, min(min(clear), fit_conf, color_conf))
+            if place.name.startswith("bar"):
+                owner = place.name.split("-")[1]
+                if color is not None and color != owner:
+                    conf = 0.0  # a checker of the other colour on this side of the bar
+                color = owner if count else None
+                (white if owner == "white" else black)[25] += count
+            elif color == "white":
+                white[int(place.name)] += count
+            elif color == "black":
+                black[25 - int(place.name)] += count
+            places_out.append(PlaceReading(place.name, color, count, conf, f.circles))
+        confidence = min(p.confidence for p in places_out)
+        for side in (white, black):
+            on_board = sum(side[1:])
+            if on_board > MAX_CHECKERS:
+                confidence = 0.0
+            side[0] = max(0, MAX_CHECKERS - on_board)
+        elapsed = (time.perf_counter() - t0) * 1000
+        return BoardReading(white, black, confidence, places_out, elapsed)
+
+
+def _split_lightness(lights: list[float], gap_min: float) -> tuple[float, float]:
+    """The lightness between the dark and light checkers, and how sure the split is.
+
+    The split is the widest gap in the sorted lightness values; with no gap of at least
+    `gap_min` everything is one colour, light or dark by mid-grey.
+    """
+    if not lights:
+        return 50.0, 1.0
+    values = sorted(lights)
+    gaps = [(b - a, (a + b) / 2) for a, b in itertools.pairwise(values)]
+    if gaps:
+        width, mid = max(gaps)
+        if width >= gap_min:
+            return mid, min(1.0, width / (2 * gap_min))
+    # One colour only: light or dark against mid-grey; sure only far from it.
+    m = float(np.median(values))
+    return 50.0, min(1.0, abs(m - 50.0) / 25.0)
