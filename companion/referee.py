@@ -1,0 +1,299 @@
+"""The referee: what the camera sees, frame by frame, in; the game's events out.
+
+The referee never reads pixels. Each frame arrives as an `Observation`: whether
+something moves over the board (a hand: the frame is not read), the dice read
+(`vision.dice.DieReading`s) and the checkers read (`vision.board.BoardReading`, or
+just the two arrays and a confidence). A reading counts once it has *settled*: the
+same dice and board in `settle` still frames in a row.
+
+From settled readings and the match (`companion.rules.match.Match`, which knows
+whose turn it is and what is allowed) it decides:
+
+- opening roll: one die in each player's right-hand section; equal dice are
+  rolled again (`reroll`, reason `tie`), a broken roll too (`reroll` with the
+  reasons of `vision.dice.verdict`);
+- roll: two dice in the roller's right-hand section, flat, off the checkers
+  (unless the director allows dice on checkers) -> `roll`; otherwise `reroll`
+  with the reasons, and the next roll counts only after those dice are picked up;
+- a roll by the other player while the mover's dice still lie on the board is void
+  (`reroll`, reason `early`);
+- the play, once the dice are picked up (`dice_picked_up`): every legal play's
+  resulting position is compared with the board read; the one that matches it is
+  the `play`. None matching a confidently read board is an `illegal_play` (the
+  match then waits for the opponent to accept it by rolling, or reject it); an
+  unreadable board asks for a hand correction (`needs_fix`) and is read again as
+  the hand moves away;
+- `game_over` and `match_over` as the match reports them. Cube actions and
+  resignations are not seen by the camera: `act()` takes them from the page or the
+  cube unit's buttons.
+
+Every decision goes through `apply`, which may be the match itself or the match
+store (so that each event is saved before it is shown).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from companion.rules.errors import RulesError
+from companion.rules.match import Action, Match, MatchError, Phase
+from companion.rules.position import Color, Position
+
+Event = dict[str, Any]
+
+
+class DieSeen(Protocol):
+    """What the referee needs of a die read (`vision.dice.DieReading` has it)."""
+
+    value: int | None
+    flat: bool
+    section: str | None
+    on_checker: bool
+
+
+@dataclass(frozen=True)
+class BoardSeen:
+    white: tuple[int, ...]
+    black: tuple[int, ...]
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Observation:
+    frame: int
+    t: float
+    moving: bool = False
+    dice: Sequence[DieSeen] = ()
+    board: BoardSeen | None = None
+
+
+Verdict = Callable[[Sequence[DieSeen], str], tuple[tuple[int, int] | None, bool, list[str]]]
+
+
+def rules_verdict(
+    dice: Sequence[DieSeen], roller: str, on_checker_allowed: bool = False
+) -> tuple[tuple[int, int] | None, bool, list[str]]:
+    """The roll and whether it stands for `roller` ("white", "black" or "opening")."""
+    from vision.dice import verdict
+
+    roll, _, reasons = verdict(list(dice), roller, True)  # type: ignore[arg-type]
+    if on_checker_allowed:
+        reasons = [r for r in reasons if r != "on_checker"]
+    return roll, not reasons, reasons
+
+
+@dataclass
+class _Settled:
+    dice: tuple[tuple[Any, ...], ...]
+    board: BoardSeen | None
+    raw_dice: Sequence[DieSeen] = field(default_factory=tuple)
+
+
+def _dice_key(dice: Sequence[DieSeen]) -> tuple[tuple[Any, ...], ...]:
+    return tuple(sorted((str(d.section), d.value or 0, d.flat, d.on_checker) for d in dice))
+
+
+class Referee:
+    """Feeds observations in order; each call returns the events it decided."""
+
+    def __init__(
+        self,
+        match: Callable[[], Match],
+        apply: Callable[[Action], list[Action]],
+        settle: int = 4,
+        board_min: float = 0.5,
+    ) -> None:
+        self.match = match
+        self.apply = apply
+        self.settle = settle
+        self.board_min = board_min
+        self._last: tuple[Any, ...] | None = None
+        self._count = 0
+        self._settled: _Settled | None = None
+        self._await_clear = False  # a broken roll's dice must be picked up first
+        self._early = False  # the other player's dice are on the board too
+        self._picked_up = False  # the mover picked the dice up: the play is to be read
+        self._asked_fix = False
+
+    @classmethod
+    def for_match(cls, match: Match, **kw: Any) -> Referee:
+        return cls(lambda: match, match.apply, **kw)
+
+    # --- frames ---------------------------------------------------------------------------
+    def feed(self, obs: Observation) -> list[Event]:
+        if obs.moving:
+            self._last, self._count = None, 0
+            return []
+        board_key = (
+            (obs.board.white, obs.board.black, obs.board.confidence >= self.board_min)
+            if obs.board
+            else None
+        )
+        key = (_dice_key(obs.dice), board_key)
+        if key == self._last:
+            self._count += 1
+        else:
+            self._last, self._count = key, 1
+        if self._count != self.settle:
+            return []
+        settled = _Settled(_dice_key(obs.dice), obs.board, obs.dice)
+        changed = self._settled is None or (
+            settled.dice != self._settled.dice
+            or (settled.board and self._settled.board and settled.board != self._settled.board)
+            or (settled.board is not None) != (self._settled.board is not None)
+        )
+        self._settled = settled
+        if not changed:
+            return []
+        return [{"frame": obs.frame, "t": round(obs.t, 3), **e} for e in self._decide(settled)]
+
+    # --- cube and resignations, from outside ------------------------------------------------
+    def act(self, action: Action, frame: int = 0, t: float = 0.0) -> list[Event]:
+        """A cube action or resignation from the page or the unit's buttons."""
+        return [{"frame": frame, "t": round(t, 3), **e} for e in self._apply(action)]
+
+    # --- decisions --------------------------------------------------------------------------
+    def _apply(self, action: Action) -> list[Event]:
+        done = self.apply(action)
+        out: list[Event] = []
+        for e in done:
+            kind = e.get("type")
+            if kind == "opening":
+                if e.get("again"):
+                    out.append({"type": "reroll", "player": None, "reasons": ["tie"]})
+                else:
+                    first = e["first"]
+                    dice = (
+                        [e["white"], e["black"]] if first == "white" else [e["black"], e["white"]]
+                    )
+                    out.append({"type": "opening_roll", "player": str(first), "dice": dice})
+            elif kind == "play":
+                out.append({"type": "play", "player": str(e["player"]), "play": e["play"]})
+            elif kind == "illegal_play":
+                out.append(
+                    {"type": "illegal_play", "player": str(e["player"]), "position": e["position"]}
+                )
+            elif kind == "game_over":
+                out.append(
+                    {
+                        "type": "game_over",
+                        "winner": str(e["winner"]),
+                        "points": e["points"],
+                        "result": e.get("result"),
+                    }
+                )
+            elif kind == "match_over":
+                out.append({"type": "match_over", "winner": str(e["winner"]), "score": e["score"]})
+            elif kind == "roll":
+                out.append({"type": "roll", "player": str(e["player"]), "dice": e["dice"]})
+            elif kind == "reroll":
+                continue  # said already, with the reasons seen
+            else:
+                out.append({k: (str(v) if isinstance(v, Color) else v) for k, v in e.items()})
+        return out
+
+    def _decide(self, s: _Settled) -> list[Event]:
+        match = self.match()
+        if match.phase == Phase.MATCH_OVER:
+            return []
+        n_dice = len(s.dice)
+        if self._await_clear:
+            if n_dice == 0:
+                self._await_clear = False
+            return []
+        if match.phase == Phase.OPENING:
+            return self._opening(s) if n_dice else []
+        if match.phase in (Phase.ROLL, Phase.ILLEGAL):
+            return self._roll(s, match) if n_dice else []
+        if match.phase == Phase.MOVE:
+            return self._move(s, match)
+        return []  # a double or resignation is pending: the page or the unit answers it
+
+    def _opening(self, s: _Settled) -> list[Event]:
+        roll, ok, reasons = rules_verdict(s.raw_dice, "opening")
+        if not ok or roll is None:
+            self._await_clear = True
+            return [{"type": "reroll", "player": None, "reasons": reasons}]
+        by_section = {str(d.section): d.value for d in s.raw_dice}
+        events = self._apply(
+            {"type": "opening", "white": by_section["right"], "black": by_section["left"]}
+        )
+        if self.match().phase == Phase.OPENING:  # a tie: pick them up and roll again
+            self._await_clear = True
+        return events
+
+    def _roll(self, s: _Settled, match: Match) -> list[Event]:
+        roller = match.on_roll if match.phase == Phase.ROLL else match.on_roll.opponent
+        allowed = match.rules.dice_on_checker == "allowed"
+        roll, ok, reasons = rules_verdict(s.raw_dice, str(roller), allowed)
+        if not ok or roll is None:
+            self._await_clear = True
+            if roll is not None:
+                # A broken roll still counts as the throw (no double after it): on record
+                # as the roll and its reroll.
+                self.apply({"type": "roll", "dice": list(roll)})
+                self.apply({"type": "reroll", "reasons": reasons})
+            return [{"type": "reroll", "player": str(roller), "reasons": reasons}]
+        return self._apply({"type": "roll", "dice": list(roll)})
+
+    def _move(self, s: _Settled, match: Match) -> list[Event]:
+        mover = match.on_roll
+        other_side = "left" if mover == Color.WHITE else "right"
+        events: list[Event] = []
+        if len(s.dice) > 2 and any(d[0] == other_side for d in s.dice):
+            if not self._early:
+                self._early = True
+                events.append(
+                    {"type": "reroll", "player": str(mover.opponent), "reasons": ["early"]}
+                )
+            return events
+        if self._early and len(s.dice) <= 2:
+            self._early = False
+            if s.dice:
+                return events  # the early roll was taken back; the mover's dice are still there
+        if s.dice and not self._picked_up:
+            return events  # the mover is still playing
+        if not self._picked_up:
+            self._picked_up = True
+            events.append({"type": "dice_picked_up", "player": str(mover)})
+        events.extend(self._read_play(s, match))
+        return events
+
+    def _read_play(self, s: _Settled, match: Match) -> list[Event]:
+        mover = match.on_roll
+        board = s.board
+        if board is None or board.confidence < self.board_min:
+            if self._asked_fix:
+                return []
+            self._asked_fix = True
+            return [{"type": "needs_fix", "player": str(mover), "why": "board unreadable"}]
+        observed = (tuple(board.white), tuple(board.black))
+        assert match.dice is not None
+        plays = match.position.legal_plays(match.dice)
+        for play in plays:
+            result = play.result
+            if (tuple(result.white), tuple(result.black)) == observed:
+                self._turn_done()
+                return self._apply({"type": "play", "play": str(play)})
+        try:
+            position = Position(observed[0], observed[1])
+        except (RulesError, ValueError):
+            position = None
+        if position is None or position.status():
+            if self._asked_fix:
+                return []
+            self._asked_fix = True
+            return [{"type": "needs_fix", "player": str(mover), "why": "impossible position"}]
+        try:
+            events = self._apply({"type": "illegal_play", "position": position.to_json()})
+        except MatchError as e:
+            return [{"type": "needs_fix", "player": str(mover), "why": str(e)}]
+        self._turn_done()
+        return events
+
+    def _turn_done(self) -> None:
+        self._picked_up = False
+        self._asked_fix = False
+        self._early = False

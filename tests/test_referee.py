@@ -1,0 +1,218 @@
+"""The referee's decisions from settled readings: rolls, rerolls, plays, illegal plays, game end."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from companion.referee import BoardSeen, Observation, Referee
+from companion.rules.match import Match, MatchRules, Phase
+from companion.rules.position import Position
+from companion.rules.sample import random_game
+
+
+@dataclass
+class D:
+    """A die as read: value, where it lies, flat or cocked, on a checker or not."""
+
+    value: int | None
+    section: str | None
+    flat: bool = True
+    on_checker: bool = False
+
+
+def seen(position: Position, confidence: float = 0.95) -> BoardSeen:
+    return BoardSeen(tuple(position.white), tuple(position.black), confidence)
+
+
+class Table:
+    """A table in front of the camera: each call holds a still scene for a few frames."""
+
+    def __init__(self, length: int = 0, settle: int = 3) -> None:
+        self.match = Match(MatchRules(length=length))
+        self.ref = Referee.for_match(self.match, settle=settle)
+        self.frame = 0
+        self.events: list[dict[str, object]] = []
+        self.board = Position.start()
+
+    def still(self, dice: list[D], board: Position | None = None, frames: int = 5) -> list[dict]:
+        if board is not None:
+            self.board = board
+        out = []
+        for _ in range(frames):
+            self.frame += 1
+            obs = Observation(self.frame, self.frame / 30, False, dice, seen(self.board))
+            out += self.ref.feed(obs)
+        self.events += out
+        return out
+
+    def hand(self, frames: int = 4) -> None:
+        for _ in range(frames):
+            self.frame += 1
+            assert self.ref.feed(Observation(self.frame, self.frame / 30, True)) == []
+
+    def types(self, events: list[dict]) -> list[object]:
+        return [e["type"] for e in events]
+
+
+def own(roller: str) -> str:
+    return "right" if roller == "white" else "left"
+
+
+def test_a_still_reading_counts_once_after_it_settles() -> None:
+    t = Table(settle=3)
+    assert t.still([D(3, "right"), D(1, "left")], frames=2) == []  # not settled yet
+    out = t.still([D(3, "right"), D(1, "left")], frames=5)
+    assert t.types(out) == ["opening_roll"]
+    assert out[0]["player"] == "white" and out[0]["dice"] == [3, 1]
+    assert out[0]["frame"] == 3
+
+
+def test_frames_with_a_hand_over_the_board_are_not_read() -> None:
+    t = Table(settle=3)
+    t.still([D(3, "right"), D(1, "left")], frames=2)
+    t.hand()
+    assert t.still([D(3, "right"), D(1, "left")], frames=2) == []
+    assert t.types(t.still([D(3, "right"), D(1, "left")], frames=1)) == ["opening_roll"]
+
+
+def test_an_opening_tie_and_a_broken_opening_roll_are_rolled_again() -> None:
+    t = Table()
+    out = t.still([D(4, "right"), D(4, "left")])
+    assert out[0]["type"] == "reroll" and out[0]["reasons"] == ["tie"]
+    t.hand()
+    assert t.still([D(5, "right"), D(2, "left")]) == []  # the tied dice were not picked up
+    t.still([])
+    out = t.still([D(5, "right"), D(2, "right")])
+    assert out[0]["type"] == "reroll" and out[0]["reasons"] == ["wrong_section"]
+    t.still([])
+    out = t.still([D(2, "right"), D(5, "left")])
+    assert out == [{**out[0], "type": "opening_roll", "player": "black", "dice": [5, 2]}]
+
+
+def test_a_whole_random_game_is_followed_play_by_play() -> None:
+    rng = random.Random(11)
+    turns = list(random_game(rng))
+    t = Table()
+    first = turns[0]
+    # The opening roll: the first player's die lies in his section.
+    hi, lo = first.dice
+    mover = str(first.position.turn)
+    white_die, black_die = (hi, lo) if mover == "white" else (lo, hi)
+    opening_dice = [D(white_die, "right"), D(black_die, "left")]
+    t.still(opening_dice)
+    for k, turn in enumerate(turns):
+        mover = str(turn.position.turn)
+        if k:
+            t.hand()
+            out = t.still([D(turn.dice[0], own(mover)), D(turn.dice[1], own(mover))])
+            assert t.types(out) == ["roll"] and out[0]["player"] == mover
+        t.hand()
+        dice = [D(v, own(mover)) for v in turn.dice] if k else opening_dice
+        t.still(dice, board=turn.play.result)  # checkers moved, dice still down
+        t.hand()
+        out = t.still([])
+        assert t.types(out)[:2] == ["dice_picked_up", "play"], out
+        # Plays are told apart by where they leave the checkers (9/4 is 9/5 5/4).
+        assert turn.position.parse_play(turn.dice, out[1]["play"]).result == turn.play.result
+    assert t.events[-1]["type"] == "game_over"
+    winner = turns[-1].play.result.winner()
+    assert t.events[-1]["winner"] == str(winner)
+    plays = [e for e in t.events if e["type"] == "play"]
+    assert len(plays) == len(turns)
+
+
+def start_game(t: Table) -> None:
+    t.still([D(3, "right"), D(1, "left")])  # white opens with 31
+
+
+def test_a_play_that_no_legal_play_explains_is_illegal_and_the_next_roll_accepts_it() -> None:
+    t = Table()
+    start_game(t)
+    illegal = Position.start().parse_play((3, 1), "8/5 6/5").result
+    moved = list(illegal.white)
+    moved[5], moved[4] = 1, 1  # 8/5 6/4: a 2 played instead of the 1
+    wrong = Position(tuple(moved), illegal.black)
+    t.hand()
+    t.still([D(3, "right"), D(1, "right")], board=wrong)
+    t.hand()
+    out = t.still([])
+    assert t.types(out) == ["dice_picked_up", "illegal_play"]
+    assert out[1]["position"]["white"] == list(wrong.white)
+    assert t.match.phase == Phase.ILLEGAL
+    t.hand()
+    out = t.still([D(6, "left"), D(5, "left")])  # black rolls: the illegal play stands
+    assert t.types(out) == ["roll"] and out[0]["player"] == "black"
+    assert t.match.position.white == wrong.white
+
+
+def test_an_unreadable_board_asks_for_a_fix_then_reads_again() -> None:
+    t = Table()
+    start_game(t)
+    after = Position.start().parse_play((3, 1), "8/5 6/5").result
+    t.hand()
+    t.still([D(3, "right"), D(1, "right")], board=after)
+    t.hand()
+    t.board = after
+    out = []
+    for _ in range(5):
+        t.frame += 1
+        out += t.ref.feed(Observation(t.frame, 0, False, [], seen(after, confidence=0.2)))
+    assert t.types(out) == ["dice_picked_up", "needs_fix"]
+    out = t.still([], board=after)
+    assert t.types(out) == ["play"] and out[0]["play"] == "8/5 6/5"
+
+
+def test_a_broken_roll_is_rerolled_and_counts_only_when_picked_up() -> None:
+    t = Table()
+    start_game(t)
+    t.hand()
+    t.still(
+        [D(3, "right"), D(1, "right")], board=Position.start().parse_play((3, 1), "8/5 6/5").result
+    )
+    t.hand()
+    t.still([])
+    t.hand()
+    out = t.still([D(6, "left"), D(2, "left", flat=False)])  # black: a cocked die
+    assert out[0]["type"] == "reroll" and out[0]["reasons"] == ["cocked"]
+    assert out[0]["player"] == "black"
+    t.hand()
+    out = t.still([D(6, "left"), D(4, "right")])  # thrown again before picking up? not counted
+    assert out == []
+    t.still([])
+    out = t.still([D(6, "right"), D(4, "right")])  # into the wrong section
+    assert out[0]["reasons"] == ["wrong_section"]
+    t.still([])
+    out = t.still([D(6, "left"), D(4, "left")])
+    assert t.types(out) == ["roll"] and out[0]["dice"] == [6, 4]
+
+
+def test_a_roll_before_the_mover_picked_up_his_dice_is_void() -> None:
+    t = Table()
+    start_game(t)
+    after = Position.start().parse_play((3, 1), "8/5 6/5").result
+    t.hand()
+    t.still([D(3, "right"), D(1, "right")], board=after)
+    t.hand()
+    out = t.still([D(3, "right"), D(1, "right"), D(5, "left"), D(5, "left")])
+    assert out[0]["type"] == "reroll" and out[0]["reasons"] == ["early"]
+    assert out[0]["player"] == "black"
+    t.hand()
+    assert t.still([D(3, "right"), D(1, "right")]) == []  # black took his dice back
+    t.hand()
+    out = t.still([])
+    assert t.types(out) == ["dice_picked_up", "play"]
+
+
+def test_cube_actions_come_from_outside_and_a_drop_ends_the_game() -> None:
+    t = Table(length=5)
+    start_game(t)
+    after = Position.start().parse_play((3, 1), "8/5 6/5").result
+    t.hand()
+    t.still([D(3, "right"), D(1, "right")], board=after)
+    t.hand()
+    t.still([])
+    assert t.types(t.ref.act({"type": "double"})) == ["double"]
+    out = t.ref.act({"type": "drop"})
+    assert t.types(out) == ["drop", "game_over"]
+    assert out[1]["winner"] == "black" and out[1]["points"] == 1  # black doubled, white passed
