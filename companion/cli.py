@@ -169,12 +169,13 @@ def build_parser() -> argparse.ArgumentParser:
     lm.add_argument("--json", action="store_true", help="machine-readable output")
     lm.set_defaults(func=cmd_legal_moves)
 
-    from companion import cli_calibrate, cli_cube, cli_match, cli_vision
+    from companion import cli_calibrate, cli_cube, cli_match, cli_referee, cli_vision
 
     cli_match.add_parser(sub)
     cli_calibrate.add_parsers(sub)
     cli_vision.add_parsers(sub)
     cli_cube.add_parsers(sub)
+    cli_referee.add_parsers(sub)
     sub.choices["match"].set_defaults(func=cli_match.cmd_match)
 
     run = sub.add_parser("run", help="the live companion (not built yet)")

@@ -11,7 +11,8 @@ whose turn it is and what is allowed) it decides:
 
 - opening roll: one die in each player's right-hand section; equal dice are
   rolled again (`reroll`, reason `tie`), a broken roll too (`reroll` with the
-  reasons of `vision.dice.verdict`);
+  reasons of `vision.dice.verdict`); dice the camera cannot read are no reason to
+  roll again: the referee asks for them by hand (`needs_fix`);
 - roll: two dice in the roller's right-hand section, flat, off the checkers
   (unless the director allows dice on checkers) -> `roll`; otherwise `reroll`
   with the reasons, and the next roll counts only after those dice are picked up;
@@ -213,6 +214,8 @@ class Referee:
 
     def _opening(self, s: _Settled) -> list[Event]:
         roll, ok, reasons = rules_verdict(s.raw_dice, "opening")
+        if reasons == ["unreadable"]:
+            return self._unreadable(None)
         if not ok or roll is None:
             self._await_clear = True
             return [{"type": "reroll", "player": None, "reasons": reasons}]
@@ -228,6 +231,8 @@ class Referee:
         roller = match.on_roll if match.phase == Phase.ROLL else match.on_roll.opponent
         allowed = match.rules.dice_on_checker == "allowed"
         roll, ok, reasons = rules_verdict(s.raw_dice, str(roller), allowed)
+        if reasons == ["unreadable"]:
+            return self._unreadable(roller)
         if not ok or roll is None:
             self._await_clear = True
             if roll is not None:
@@ -237,6 +242,11 @@ class Referee:
                 self.apply({"type": "reroll", "reasons": reasons})
             return [{"type": "reroll", "player": str(roller), "reasons": reasons}]
         return self._apply({"type": "roll", "dice": list(roll)})
+
+    def _unreadable(self, roller: Color | None) -> list[Event]:
+        """Dice the camera cannot read are no reason to roll again: ask for them by hand."""
+        player = str(roller) if roller else None
+        return [{"type": "needs_fix", "player": player, "why": "dice unreadable"}]
 
     def _move(self, s: _Settled, match: Match) -> list[Event]:
         mover = match.on_roll

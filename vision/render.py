@@ -255,12 +255,12 @@ def _texture(shape: tuple[int, int], kind: str, rng: np.random.Generator) -> NDA
         return np.ones((h, w), np.float32) + rng.normal(0, 0.01, (h, w)).astype(np.float32)
     noise = rng.normal(0, 1, (max(1, h // 4), max(1, w // 4))).astype(np.float32)
     if kind == "wood":
-        noise = cv2.GaussianBlur(noise, (0, 0), sigmaX=12, sigmaY=0.6)
+        noise = np.asarray(cv2.GaussianBlur(noise, (0, 0), sigmaX=12, sigmaY=0.6), np.float32)
         amp = 0.08
     else:
-        noise = cv2.GaussianBlur(noise, (0, 0), 1.0)
+        noise = np.asarray(cv2.GaussianBlur(noise, (0, 0), 1.0), np.float32)
         amp = 0.05
-    noise = cv2.resize(noise, (w, h), interpolation=cv2.INTER_LINEAR)
+    noise = np.asarray(cv2.resize(noise, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
     noise /= max(float(np.std(noise)), 1e-6)
     return (1.0 + amp * noise).astype(np.float32)
 
@@ -533,12 +533,16 @@ def render(scene: Scene) -> Rendered:
     raw_corners = und_corners
     if scene.pose.k1 or scene.pose.k2:
         mx, my = _distortion_maps(k, dist, (iw, ih))
-        image = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        image = np.asarray(
+            cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8
+        )
         rays = (np.linalg.inv(k) @ np.hstack([und_corners, np.ones((4, 1))]).T).T
         raw_corners = cv2.projectPoints(rays, np.zeros(3), np.zeros(3), k, dist)[0].reshape(-1, 2)
+        (k0, k1, k2), d = k.tolist(), dist.tolist()
         camera = Camera(
-            tuple(tuple(float(v) for v in row) for row in k), tuple(float(v) for v in dist)
-        )  # type: ignore[arg-type]
+            ((k0[0], k0[1], k0[2]), (k1[0], k1[1], k1[2]), (k2[0], k2[1], k2[2])),
+            (d[0], d[1], d[2], d[3], d[4]),
+        )
     image = _light_and_noise(image, scene.look, rng)
     truth = replace(geo_cal, camera=camera)
     truth_geo = BoardGeometry(truth)
@@ -597,14 +601,15 @@ def _light_and_noise(image: Image, look: Look, rng: np.random.Generator) -> Imag
         field *= 1.0 - look.vignette * 0.5 * r2
         out *= field[..., None]
     if look.blur:
-        out = cv2.GaussianBlur(out, (0, 0), look.blur)
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), look.blur), np.float32)
     if look.noise:
         out += rng.normal(0, look.noise, out.shape).astype(np.float32)
     result = np.clip(out, 0, 255).astype(np.uint8)
     if look.jpeg:
         ok, buf = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg])
-        if ok:
-            result = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            result = np.asarray(decoded, np.uint8)
     return np.asarray(result, dtype=np.uint8)
 
 

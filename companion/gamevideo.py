@@ -1,0 +1,305 @@
+"""Rendered videos of whole games, with the events a referee must find in them.
+
+A game is played with random legal plays (and, as asked, broken rolls that must be
+rolled again and one illegal play), then filmed as a list of shots: still scenes
+held for a few frames, and frames with a hand over the board in between (rolling,
+moving checkers, picking the dice up). Each still is rendered once with
+`vision.render` and repeated, so a two-minute game renders in under a minute.
+
+The truth is the list of events in the referee's vocabulary, computed by playing
+the same actions on a `Match`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration.geometry import BoardGeometry
+from calibration.schema import Calibration
+from companion.rules.match import Match, MatchRules
+from companion.rules.position import Color, Position
+from vision.render import Die, Look, Scene, checker_layout, random_scene, render
+
+FPS = 30
+STILL = 9  # frames a still scene is held
+HAND = 4  # frames of motion between stills
+
+
+@dataclass
+class Shot:
+    scene: Scene
+    frames: int
+    hand: bool = False
+
+
+@dataclass
+class GameFilm:
+    shots: list[Shot] = field(default_factory=list)
+    truth: list[dict[str, Any]] = field(default_factory=list)
+    base: Scene | None = None
+
+
+def video_scene(rng: random.Random, image_size: tuple[int, int] = (1920, 1080)) -> Scene:
+    """A board filmed as a table set-up for refereeing should be: filling the frame, sharp."""
+    scene = random_scene(rng, image_size=image_size)
+    pose = replace(
+        scene.pose,
+        fill=rng.uniform(0.88, 0.95),
+        tilt_deg=rng.uniform(0, 5),
+        k1=rng.uniform(-0.03, 0.0),
+        k2=0.0,
+        shift=(0.0, 0.0),
+    )
+    look = Look(light_gradient=rng.uniform(0, 0.2), noise=rng.uniform(1, 3), blur=0.4)
+    return replace(scene, pose=pose, look=look, white_home="right")
+
+
+def _geometry(scene: Scene) -> BoardGeometry:
+    iw, ih = scene.image_size
+    return BoardGeometry(
+        Calibration(
+            image_size=scene.image_size,
+            corners_px=((0, 0), (iw - 1, 0), (iw - 1, ih - 1), (0, ih - 1)),
+            width_mm=scene.width_mm,
+            height_mm=scene.height_mm,
+            bar_width_mm=scene.bar_width_mm,
+            white_home=scene.white_home,
+        )
+    )
+
+
+def _with(scene: Scene, position: Position) -> Scene:
+    return replace(scene, white=tuple(position.white), black=tuple(position.black))
+
+
+def _spots(
+    rng: random.Random, scenes: list[Scene], sections: list[str], size: float
+) -> list[tuple[float, float]]:
+    """Free places for dice in the given sections, clear of every checker in `scenes`."""
+    geo = _geometry(scenes[0])
+    d = geo.point_width_mm * 0.94
+    taken = [tuple(c["center_mm"]) for s in scenes for c in checker_layout(s, geo)]
+    out: list[tuple[float, float]] = []
+    for section in sections:
+        rect = geo.left if section == "left" else geo.right
+        for _ in range(2000):
+            x = rng.uniform(rect.x0 + size, rect.x1 - size)
+            y = rng.uniform(rect.y0 + size, rect.y1 - size)
+            if all(math.hypot(x - cx, y - cy) > d / 2 + size for cx, cy in taken) and all(
+                math.hypot(x - ox, y - oy) > 2.2 * size for ox, oy in out
+            ):
+                out.append((x, y))
+                break
+        else:  # pragma: no cover - a board too full for dice
+            raise RuntimeError("no free place for a die")
+    return out
+
+
+def _dice(
+    rng: random.Random,
+    scenes: list[Scene],
+    values: list[int],
+    sections: list[str],
+    states: list[str] | None = None,
+) -> tuple[Die, ...]:
+    size = 17.0
+    spots = _spots(rng, scenes, sections, size)
+    states = states or ["flat"] * len(values)
+    return tuple(
+        Die(v, x, y, angle_deg=rng.uniform(0, 90), state=st, size_mm=size)
+        for v, (x, y), st in zip(values, spots, states, strict=True)
+    )
+
+
+def _illegal(rng: random.Random, before: Position, dice: tuple[int, ...]) -> Position | None:
+    """A legal result with one of the mover's checkers a point further on: no play gives it."""
+    mover = before.turn
+    plays = before.legal_plays(dice)
+    legal = {(p.result.white, p.result.black) for p in plays}
+    for play in rng.sample(list(plays), min(len(plays), 20)):
+        side = list(play.result.side(mover))
+        opp = list(play.result.side(mover.opponent))
+        sources = [p for p in range(2, 25) if side[p]]
+        rng.shuffle(sources)
+        for p in sources:
+            q = p - 1
+            if opp[25 - q]:  # keep it simple: onto an empty point or his own
+                continue
+            moved = side.copy()
+            moved[p] -= 1
+            moved[q] += 1
+            mine = tuple(moved)
+            white, black = (mine, tuple(opp)) if mover == Color.WHITE else (tuple(opp), mine)
+            pos = Position(white, black, mover.opponent)
+            if not pos.status() and (pos.white, pos.black) not in legal:
+                return pos
+    return None
+
+
+def film_game(
+    seed: int,
+    image_size: tuple[int, int] = (1920, 1080),
+    length: int = 0,
+    broken_rolls: float = 0.15,
+    illegal_at: int | None = None,
+    max_turns: int = 400,
+    start: Position | None = None,
+) -> GameFilm:
+    """A whole game as shots, and the referee's events for it.
+
+    `broken_rolls` is the share of rolls first thrown cocked or into the wrong section;
+    `illegal_at` the turn (counted from 1) played illegally, if any. `start` plays the
+    game from a given position (white to roll first) instead of an opening roll.
+    """
+    rng = random.Random(seed)
+    base = video_scene(rng, image_size)
+    match = Match(MatchRules(length=length))
+    film = GameFilm(base=base)
+    empty = _with(base, Position.start())
+
+    def still(scene: Scene) -> None:
+        film.shots.append(Shot(scene, HAND, hand=True))
+        film.shots.append(Shot(scene, STILL))
+
+    def truth(events: list[dict[str, Any]]) -> None:
+        film.truth.extend(events)
+
+    board = Position.start()
+    still(empty)
+    # The opening roll: one die each, into each player's right-hand section.
+    while True:
+        w, b = rng.randint(1, 6), rng.randint(1, 6)
+        scene = replace(
+            _with(base, board), dice=_dice(rng, [_with(base, board)], [w, b], ["right", "left"])
+        )
+        still(scene)
+        done = match.apply({"type": "opening", "white": w, "black": b})
+        if done[0].get("again"):
+            truth([{"type": "reroll", "player": None, "reasons": ["tie"]}])
+            still(_with(base, board))
+            continue
+        first = str(done[0]["first"])
+        dice = [w, b] if first == "white" else [b, w]
+        truth([{"type": "opening_roll", "player": first, "dice": dice}])
+        break
+    dice_scene = scene
+    turn = 0
+    while turn < max_turns:
+        turn += 1
+        mover = str(match.acting)
+        own = "right" if mover == "white" else "left"
+        if turn > 1:
+            roll = sorted([rng.randint(1, 6), rng.randint(1, 6)], reverse=True)
+            if rng.random() < broken_rolls:
+                kind = rng.choice(["cocked", "wrong_section"])
+                other = "left" if own == "right" else "right"
+                sections = [own, own] if kind == "cocked" else [own, other]
+                states = ["flat", "cocked"] if kind == "cocked" else None
+                bad = _dice(rng, [_with(base, board)], roll, sections, states)
+                still(replace(_with(base, board), dice=bad))
+                truth([{"type": "reroll", "player": mover, "reasons": [kind]}])
+                match.apply({"type": "roll", "dice": roll})
+                match.apply({"type": "reroll", "reasons": [kind]})
+                still(_with(base, board))
+                roll = sorted([rng.randint(1, 6), rng.randint(1, 6)], reverse=True)
+            thrown = _dice(rng, [_with(base, board)], roll, [own, own])
+            dice_scene = replace(_with(base, board), dice=thrown)
+            still(dice_scene)
+            done = match.apply({"type": "roll", "dice": roll})
+            truth([{"type": "roll", "player": mover, "dice": done[0]["dice"]}])
+        position = match.position
+        assert match.dice is not None
+        plays = position.legal_plays(match.dice)
+        play = plays[rng.randrange(len(plays))]
+        result = play.result
+        illegal = _illegal(rng, position, match.dice) if turn == illegal_at else None
+        after = illegal or result
+        # The dice stay where they fell while the checkers move; they must stay clear.
+        dice_now = dice_scene.dice
+        moved = replace(_with(base, after), dice=dice_now)
+        if any(
+            math.hypot(d.x_mm - c["center_mm"][0], d.y_mm - c["center_mm"][1]) < 30
+            for d in dice_now
+            for c in checker_layout(moved, _geometry(moved))
+        ):
+            values = [d.value for d in dice_now]
+            sections = ["right" if d.x_mm > base.width_mm / 2 else "left" for d in dice_now]
+            moved = replace(moved, dice=_dice(rng, [_with(base, after)], values, sections))
+        still(moved)
+        still(_with(base, after))
+        truth([{"type": "dice_picked_up", "player": mover}])
+        if illegal is not None:
+            done = match.apply({"type": "illegal_play", "position": illegal.to_json()})
+            truth([{"type": "illegal_play", "player": mover, "position": illegal.to_json()}])
+        else:
+            done = match.apply({"type": "play", "play": str(play)})
+            truth([{"type": "play", "player": mover, "play": str(play)}])
+            for e in done[1:]:
+                if e["type"] == "game_over":
+                    truth(
+                        [
+                            {
+                                "type": "game_over",
+                                "winner": str(e["winner"]),
+                                "points": e["points"],
+                                "result": e["result"],
+                            }
+                        ]
+                    )
+                if e["type"] == "match_over":
+                    truth([{"type": "match_over", "winner": str(e["winner"]), "score": e["score"]}])
+        board = after
+        if any(e["type"] == "game_over" for e in done):
+            break
+    return film
+
+
+def write_video(film: GameFilm, path: str | Path, fps: int = FPS) -> int:
+    """Renders the film to a video file (MPEG-4); returns the number of frames."""
+    assert film.base is not None
+    iw, ih = film.base.image_size
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), fps, (iw, ih))
+    if not out.isOpened():
+        raise OSError(f"{path}: cannot write a video there")
+    cache: dict[int, np.ndarray] = {}
+    rng = np.random.default_rng(0)
+    frames = 0
+    try:
+        for shot in film.shots:
+            key = id(shot.scene)
+            if key not in cache:
+                cache.clear()
+                cache[key] = render(shot.scene).image
+            image = cache[key]
+            for _k in range(shot.frames):
+                frame = _hand(image, rng) if shot.hand else image
+                out.write(frame)
+                frames += 1
+    finally:
+        out.release()
+    return frames
+
+
+def _hand(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A hand and arm reaching over the board from the near edge, somewhere new each frame."""
+    frame = image.copy()
+    h, w = frame.shape[:2]
+    x, y = int(rng.uniform(0.25, 0.75) * w), int(rng.uniform(0.3, 0.7) * h)
+    skin = (int(rng.uniform(90, 130)), int(rng.uniform(140, 170)), int(rng.uniform(190, 225)))
+    cv2.line(frame, (x, y), (x + int(rng.uniform(-0.2, 0.2) * w), h), skin, int(0.06 * h))
+    cv2.ellipse(
+        frame, (x, y), (int(0.05 * h), int(0.07 * h)), rng.uniform(0, 180), 0, 360, skin, -1
+    )
+    return frame
+
+
+def save_truth(film: GameFilm, path: str | Path) -> None:
+    Path(path).write_text("".join(json.dumps(e) + "\n" for e in film.truth))

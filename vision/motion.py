@@ -1,0 +1,64 @@
+"""Motion over the board: which frames may be read, and which need reading again.
+
+A frame is *moving* when it differs from the one before (a hand over the board,
+dice rolling, checkers being moved): such frames are not read. A still frame that
+looks like the last frame read gives the same reading, so it need not be read
+again; that is what lets the referee keep up with a 30 fps camera while each full
+reading takes tens of milliseconds.
+
+Frames are compared small (a fixed width of `width` pixels, grey, blurred), so that
+sensor noise and video compression do not count as motion.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image = NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class MotionSettings:
+    width: int = 480  # pixels across the small frame
+    level: float = 18.0  # grey levels a pixel must change by to count
+    share: float = 0.002  # of the small frame's pixels that must change for motion
+    new_pixels: int = 6  # changed pixels that make a still frame worth reading again: a die
+    # thrown into an empty corner changes a few dozen
+
+
+class MotionGate:
+    def __init__(self, settings: MotionSettings | None = None) -> None:
+        self.s = settings or MotionSettings()
+        self._previous: Image | None = None
+        self._read: Image | None = None  # the last frame that was read
+
+    def _small(self, image: Image) -> Image:
+        h, w = image.shape[:2]
+        scale = self.s.width / w
+        size = (self.s.width, max(1, round(h * scale)))
+        small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        return np.asarray(cv2.GaussianBlur(small, (0, 0), 1.0), dtype=np.uint8)
+
+    def _changed(self, a: Image, b: Image) -> int:
+        return int(np.count_nonzero(cv2.absdiff(a, b) > self.s.level))
+
+    def check(self, image: Image) -> tuple[bool, bool]:
+        """(moving, needs reading): is the frame in motion, and if still, is it new?"""
+        small = self._small(image)
+        moving = (
+            self._previous is None
+            or self._changed(small, self._previous) > self.s.share * small.size
+        )
+        self._previous = small
+        if moving:
+            return True, False
+        new = self._read is None or self._changed(small, self._read) >= self.s.new_pixels
+        if new:
+            self._read = small
+        return False, new
