@@ -82,6 +82,9 @@ def rules_verdict(
     roll, _, reasons = verdict(list(dice), roller, True)  # type: ignore[arg-type]
     if on_checker_allowed:
         reasons = [r for r in reasons if r != "on_checker"]
+    if len(reasons) > 1 and "unreadable" in reasons:
+        # Rolled again for a rule's sake: what the dice showed does not matter.
+        reasons = [r for r in reasons if r != "unreadable"]
     return roll, not reasons, reasons
 
 

@@ -1,0 +1,155 @@
+"""The referee on rendered game videos: every event right, the .mat imported, real-time speed.
+
+    .venv/bin/python benchmarks/referee.py [--games 5] [--seed 100] [--workers 2]
+
+Each game is a whole random game (`companion.gamevideo.film_game`) filmed at 1920x1080,
+30 fps: opening roll (ties rolled again), about one roll in seven first thrown cocked or
+into the wrong section, hits, bar entries, the bear-off; the first game has an illegal
+play at its 5th turn. The video is written as MPEG-4 and read back frame by frame
+through the referee exactly as `bgcompanion referee` does (one process per game).
+
+Measured per game and in total: events that differ from the truth (type, player, dice,
+play's resulting position, reasons, winner and points), whether GNU Backgammon imports
+the match's .mat with the right score, and the frames per second the referee keeps up
+with (video decoding included; a still frame like the last one read is not read again).
+Targets (issue 6): every play and roll right; the .mat imported; >= 30 fps.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
+
+from calibration.geometry import BoardGeometry
+from companion.follow import Follower, follow, video_frames
+from companion.gamevideo import film_game, write_video
+from companion.referee import Referee
+from companion.rules.mat import export_mat
+from companion.rules.match import Match, MatchRules
+from companion.rules.position import Position
+from vision.render import render
+
+LENGTH = 7
+
+
+def same(event: dict[str, Any], truth: dict[str, Any], before: Position | None) -> bool:
+    got = {k: v for k, v in event.items() if k not in ("frame", "t")}
+    if got.get("type") == "play" and truth.get("type") == "play" and before is not None:
+        return got["player"] == truth["player"] and got["play"] == truth["play"]
+    return got == truth
+
+
+def gnubg_score(mat: Path) -> str:
+    gnubg = shutil.which("gnubg") or "/usr/games/gnubg"
+    if not Path(gnubg).exists():
+        return "gnubg not installed"
+    out = subprocess.run(
+        [gnubg, "-t", "-q"],
+        input=f"import mat {mat}\nshow score\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    found = re.findall(r"The score \(after (\d+) games?\) is: (.+?) (\d+), (.+?) (\d+)", out.stdout)
+    return " ".join(found[-1]) if found else "no score: " + out.stdout[-300:]
+
+
+def run_game(job: tuple[int, int]) -> dict[str, Any]:
+    import cv2
+
+    cv2.setNumThreads(1)
+    k, seed = job
+    film = film_game(seed, (1920, 1080), length=LENGTH, illegal_at=5 if k == 0 else None)
+    assert film.base is not None
+    cal = render(film.base).calibration
+    assert cal is not None
+    with tempfile.TemporaryDirectory() as tmp:
+        video = Path(tmp) / "game.mp4"
+        frames = write_video(film, video)
+        match = Match(MatchRules(length=LENGTH))
+        referee = Referee.for_match(match)
+        follower = Follower(BoardGeometry(cal), referee)
+        events: list[dict[str, Any]] = []
+        t0 = time.perf_counter()
+        stats = follow(video_frames(str(video)), follower, events.append)
+        wall = time.perf_counter() - t0
+        mat = Path(tmp) / "game.mat"
+        mat.write_text(export_mat(match))
+        score = gnubg_score(mat)
+    wrong = [
+        (e, t)
+        for e, t in zip(events + [{}] * len(film.truth), film.truth, strict=False)
+        if not same(e, t, None)
+    ]
+    extra = max(0, len(events) - len(film.truth))
+    kinds = [t["type"] for t in film.truth]
+    plays = [t["play"] for t in film.truth if t["type"] == "play"]
+    over = [t for t in film.truth if t["type"] == "game_over"]
+    return {
+        "game": k,
+        "seed": seed,
+        "frames": frames,
+        "fps": stats.frames / wall,
+        "read": stats.read,
+        "events": len(film.truth),
+        "wrong": [(json.dumps(e), json.dumps(t)) for e, t in wrong[:4]],
+        "n_wrong": len(wrong) + extra,
+        "plays": kinds.count("play"),
+        "rolls": kinds.count("roll") + kinds.count("opening_roll"),
+        "rerolls": kinds.count("reroll"),
+        "illegal": kinds.count("illegal_play"),
+        "hits": sum("*" in p for p in plays),
+        "bar": sum(p.startswith("bar/") or " bar/" in p for p in plays),
+        "off": sum("/off" in p for p in plays),
+        "result": over[0]["result"] if over else "unfinished",
+        "mat": score,
+        "truth_points": over[0]["points"] if over else 0,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=100)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    jobs = [(k, args.seed + k) for k in range(args.games)]
+    with multiprocessing.Pool(args.workers) as pool:
+        results = pool.map(run_game, jobs, chunksize=1)
+    total_wrong = 0
+    for r in results:
+        total_wrong += r["n_wrong"]
+        print(
+            f"game {r['game']} (seed {r['seed']}): {r['frames']} frames, {r['events']} events "
+            f"({r['rolls']} rolls, {r['rerolls']} rerolls, {r['plays']} plays, {r['hits']} hits, "
+            f"{r['bar']} bar entries, {r['off']} bear-off plays, {r['illegal']} illegal), "
+            f"{r['result']}; wrong {r['n_wrong']}; referee {r['fps']:.0f} fps "
+            f"({r['read']} frames read in full); GNU Backgammon after import: {r['mat']} "
+            f"(truth: {r['truth_points']} point(s))"
+        )
+        for got, want in r["wrong"]:
+            print(f"    got  {got}\n    want {want}")
+    events = sum(r["events"] for r in results)
+    fps = min(r["fps"] for r in results)
+    print(
+        f"games: {len(results)}, events: {events}, wrong: {total_wrong} (target 0); "
+        f"slowest referee {fps:.0f} fps with {args.workers} games at once (target >= 30); "
+        f"{time.perf_counter() - t0:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
