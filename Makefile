@@ -40,6 +40,8 @@ bench: install
 	$(BIN)/python benchmarks/calibration.py
 	$(BIN)/python benchmarks/dice.py
 	$(BIN)/python benchmarks/link.py
+	$(BIN)/python benchmarks/board.py
+	$(BIN)/python benchmarks/referee.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
