@@ -37,7 +37,7 @@ def add_parsers(sub: Any) -> None:
         "film-game",
         help="render a test video of a whole random game, with its calibration and true events",
     )
-    f.add_argument("folder", help="where to write game.mp4, game.cal.json, truth.jsonl")
+    f.add_argument("folder", help="where to write game.avi, game.cal.json, truth.jsonl")
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--size", default="1920x1080", help="image size (default 1920x1080)")
     f.add_argument("--illegal-at", type=int, help="make this turn's play illegal")
@@ -112,14 +112,14 @@ def cmd_film_game(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     folder = Path(args.folder)
     folder.mkdir(parents=True, exist_ok=True)
     film = film_game(args.seed, (w, h), illegal_at=args.illegal_at, max_turns=args.max_turns)
-    frames = write_video(film, folder / "game.mp4")
+    frames = write_video(film, folder / "game.avi")
     assert film.base is not None
     cal = render(film.base).calibration
     assert cal is not None
     cal.save(folder / "game.cal.json")
     save_truth(film, folder / "truth.jsonl")
     print(
-        f"{folder / 'game.mp4'}: {frames} frames, {len(film.truth)} events in truth.jsonl",
+        f"{folder / 'game.avi'}: {frames} frames, {len(film.truth)} events in truth.jsonl",
         file=stdout,
     )
     return 0

@@ -263,10 +263,14 @@ def film_game(
 
 
 def write_video(film: GameFilm, path: str | Path, fps: int = FPS) -> int:
-    """Renders the film to a video file (MPEG-4); returns the number of frames."""
+    """Renders the film to a video file (Motion JPEG in AVI); returns the number of frames.
+
+    Motion JPEG compresses each frame alone, as a USB camera's stream does; MPEG-4
+    would carry a hand's ghost into the still frames after it for a while.
+    """
     assert film.base is not None
     iw, ih = film.base.image_size
-    out = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), fps, (iw, ih))
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), fps, (iw, ih))
     if not out.isOpened():
         raise OSError(f"{path}: cannot write a video there")
     cache: dict[int, np.ndarray] = {}

@@ -108,18 +108,21 @@ class Referee:
         apply: Callable[[Action], list[Action]],
         settle: int = 4,
         board_min: float = 0.5,
+        fix_after: int = 30,
     ) -> None:
         self.match = match
         self.apply = apply
         self.settle = settle
         self.board_min = board_min
+        self.fix_after = fix_after  # still frames an unreadable reading lasts before asking
+        self._fix: tuple[int, Event] | None = None  # since which frame, and the request
         self._last: tuple[Any, ...] | None = None
         self._count = 0
+        self._frame = 0
         self._settled: _Settled | None = None
         self._await_clear = False  # a broken roll's dice must be picked up first
         self._early = False  # the other player's dice are on the board too
         self._picked_up = False  # the mover picked the dice up: the play is to be read
-        self._asked_fix = False
 
     @classmethod
     def for_match(cls, match: Match, **kw: Any) -> Referee:
@@ -141,7 +144,7 @@ class Referee:
         else:
             self._last, self._count = key, 1
         if self._count != self.settle:
-            return []
+            return self._ask_now(obs) if self._count > self.settle else []
         settled = _Settled(_dice_key(obs.dice), obs.board, obs.dice)
         changed = self._settled is None or (
             settled.dice != self._settled.dice
@@ -151,7 +154,26 @@ class Referee:
         self._settled = settled
         if not changed:
             return []
+        self._fix = None
+        self._frame = obs.frame
         return [{"frame": obs.frame, "t": round(obs.t, 3), **e} for e in self._decide(settled)]
+
+    def _ask(self, player: Color | None, why: str) -> list[Event]:
+        """A reading the referee cannot use: ask for it by hand if it lasts `fix_after` frames.
+
+        Another look often settles it (a shadow moves, the camera refocuses), so the
+        request waits; a new settled reading withdraws it.
+        """
+        request = {"type": "needs_fix", "player": str(player) if player else None, "why": why}
+        self._fix = (self._frame, request)
+        return []
+
+    def _ask_now(self, obs: Observation) -> list[Event]:
+        if self._fix is None or obs.frame - self._fix[0] < self.fix_after:
+            return []
+        request = self._fix[1]
+        self._fix = (1 << 62, request)  # asked: once per settled reading
+        return [{"frame": obs.frame, "t": round(obs.t, 3), **request}]
 
     # --- cube and resignations, from outside ------------------------------------------------
     def act(self, action: Action, frame: int = 0, t: float = 0.0) -> list[Event]:
@@ -248,8 +270,7 @@ class Referee:
 
     def _unreadable(self, roller: Color | None) -> list[Event]:
         """Dice the camera cannot read are no reason to roll again: ask for them by hand."""
-        player = str(roller) if roller else None
-        return [{"type": "needs_fix", "player": player, "why": "dice unreadable"}]
+        return self._ask(roller, "dice unreadable")
 
     def _move(self, s: _Settled, match: Match) -> list[Event]:
         mover = match.on_roll
@@ -278,10 +299,7 @@ class Referee:
         mover = match.on_roll
         board = s.board
         if board is None or board.confidence < self.board_min:
-            if self._asked_fix:
-                return []
-            self._asked_fix = True
-            return [{"type": "needs_fix", "player": str(mover), "why": "board unreadable"}]
+            return self._ask(mover, "board unreadable")
         observed = (tuple(board.white), tuple(board.black))
         assert match.dice is not None
         plays = match.position.legal_plays(match.dice)
@@ -295,18 +313,14 @@ class Referee:
         except (RulesError, ValueError):
             position = None
         if position is None or position.status():
-            if self._asked_fix:
-                return []
-            self._asked_fix = True
-            return [{"type": "needs_fix", "player": str(mover), "why": "impossible position"}]
+            return self._ask(mover, "impossible position")
         try:
             events = self._apply({"type": "illegal_play", "position": position.to_json()})
         except MatchError as e:
-            return [{"type": "needs_fix", "player": str(mover), "why": str(e)}]
+            return self._ask(mover, str(e))
         self._turn_done()
         return events
 
     def _turn_done(self) -> None:
         self._picked_up = False
-        self._asked_fix = False
         self._early = False

@@ -30,7 +30,7 @@ class Table:
 
     def __init__(self, length: int = 0, settle: int = 3) -> None:
         self.match = Match(MatchRules(length=length))
-        self.ref = Referee.for_match(self.match, settle=settle)
+        self.ref = Referee.for_match(self.match, settle=settle, fix_after=8)
         self.frame = 0
         self.events: list[dict[str, object]] = []
         self.board = Position.start()
@@ -155,10 +155,11 @@ def test_an_unreadable_board_asks_for_a_fix_then_reads_again() -> None:
     t.hand()
     t.board = after
     out = []
-    for _ in range(5):
+    for _ in range(15):
         t.frame += 1
         out += t.ref.feed(Observation(t.frame, 0, False, [], seen(after, confidence=0.2)))
-    assert t.types(out) == ["dice_picked_up", "needs_fix"]
+    assert t.types(out) == ["dice_picked_up", "needs_fix"]  # asked once, after a wait
+    assert out[1]["frame"] - out[0]["frame"] >= 8
     out = t.still([], board=after)
     assert t.types(out) == ["play"] and out[0]["play"] == "8/5 6/5"
 

@@ -46,7 +46,7 @@ def test_the_referee_finds_every_event_of_the_video(film: Path, tmp_path: Path) 
     db, mat = tmp_path / "match.db", tmp_path / "match.mat"
     out = run(
         "referee",
-        str(film / "game.mp4"),
+        str(film / "game.avi"),
         "--calibration",
         str(film / "game.cal.json"),
         "--match-length",
@@ -74,7 +74,7 @@ def test_the_referee_finds_every_event_of_the_video(film: Path, tmp_path: Path) 
 
 
 def test_the_human_output_names_each_event(film: Path) -> None:
-    out = run("referee", str(film / "game.mp4"), "--calibration", str(film / "game.cal.json"))
+    out = run("referee", str(film / "game.avi"), "--calibration", str(film / "game.cal.json"))
     assert out.returncode == 0, out.stderr
     assert "opening_roll" in out.stdout and "frames in" in out.stdout
 
@@ -92,7 +92,7 @@ def test_the_human_output_names_each_event(film: Path) -> None:
 def test_bad_input_is_one_line(film: Path, tmp_path: Path, args: list[str], message: str) -> None:
     subst = {
         "CAL": str(film / "game.cal.json"),
-        "VIDEO": str(film / "game.mp4"),
+        "VIDEO": str(film / "game.avi"),
         "X": str(tmp_path),
     }
     out = run(*[subst.get(a, a) for a in args])
