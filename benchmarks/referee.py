@@ -10,7 +10,8 @@ through the referee exactly as `bgcompanion referee` does (one process per game)
 
 Measured per game and in total: events that differ from the truth (type, player, dice,
 play, reasons, winner and points; the two lists aligned as `diff` would, so that one
-missed event counts once), whether GNU Backgammon imports
+missed event counts once; a turn the referee inferred from the checkers after a misread
+roll counts as right when roll and play are, and is counted apart), whether GNU Backgammon imports
 the match's .mat with the right score, and the frames per second the referee keeps up
 with (video decoding included; a still frame like the last one read is not read again).
 Targets (issue 6): every play and roll right; the .mat imported; >= 30 fps.
@@ -47,7 +48,8 @@ LENGTH = 7
 
 def differences(got: list[dict[str, Any]], truth: list[dict[str, Any]]) -> list[str]:
     """The events missing from `got` (-) or extra in it (+), the lists aligned."""
-    a = [json.dumps({k: v for k, v in e.items() if k not in ("frame", "t")}) for e in got]
+    skip = ("frame", "t", "inferred")
+    a = [json.dumps({k: v for k, v in e.items() if k not in skip}) for e in got]
     b = [json.dumps(e) for e in truth]
     out = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
@@ -107,6 +109,7 @@ def run_game(job: tuple[int, int]) -> dict[str, Any]:
         "wrong": wrong[:6],
         "n_wrong": sum(w.startswith("-") for w in wrong),
         "n_extra": sum(w.startswith("+") for w in wrong),
+        "inferred": sum(bool(e.get("inferred")) for e in events if e["type"] == "play"),
         "plays": kinds.count("play"),
         "rolls": kinds.count("roll") + kinds.count("opening_roll"),
         "rerolls": kinds.count("reroll"),
@@ -137,7 +140,8 @@ def main() -> None:
             f"game {r['game']} (seed {r['seed']}): {r['frames']} frames, {r['events']} events "
             f"({r['rolls']} rolls, {r['rerolls']} rerolls, {r['plays']} plays, {r['hits']} hits, "
             f"{r['bar']} bar entries, {r['off']} bear-off plays, {r['illegal']} illegal), "
-            f"{r['result']}; missed or wrong {r['n_wrong']}, extra {r['n_extra']}; "
+            f"{r['result']}; missed or wrong {r['n_wrong']}, extra {r['n_extra']}, "
+            f"turns inferred from the play {r['inferred']}; "
             f"referee {r['fps']:.0f} fps "
             f"({r['read']} frames read in full); GNU Backgammon after import: {r['mat']} "
             f"(truth: {r['truth_points']} point(s))"

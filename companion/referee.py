@@ -24,6 +24,9 @@ whose turn it is and what is allowed) it decides:
   match then waits for the opponent to accept it by rolling, or reject it); an
   unreadable board asks for a hand correction (`needs_fix`) and is read again as
   the hand moves away;
+- a turn the camera missed (a roll misread and called back, but played): when the
+  checkers move while a roll is awaited and exactly one roll explains the new
+  position by a legal play, the roll and play are recorded marked `inferred`;
 - `game_over` and `match_over` as the match reports them. Cube actions and
   resignations are not seen by the camera: `act()` takes them from the page or the
   cube unit's buttons.
@@ -226,13 +229,13 @@ class Referee:
             return []
         n_dice = len(s.dice)
         if self._await_clear:
-            if n_dice == 0:
-                self._await_clear = False
-            return []
+            if n_dice:
+                return []
+            self._await_clear = False
         if match.phase == Phase.OPENING:
             return self._opening(s) if n_dice else []
         if match.phase in (Phase.ROLL, Phase.ILLEGAL):
-            return self._roll(s, match) if n_dice else []
+            return self._roll(s, match) if n_dice else self._missed_turn(s, match)
         if match.phase == Phase.MOVE:
             return self._move(s, match)
         return []  # a double or resignation is pending: the page or the unit answers it
@@ -267,6 +270,40 @@ class Referee:
                 self.apply({"type": "reroll", "reasons": reasons})
             return [{"type": "reroll", "player": str(roller), "reasons": reasons}]
         return self._apply({"type": "roll", "dice": list(roll)})
+
+    def _missed_turn(self, s: _Settled, match: Match) -> list[Event]:
+        """Checkers moved while a roll was awaited: a turn the camera missed.
+
+        When a misread roll was called back (or the dice were never seen), the player
+        still played it. If exactly one roll has a legal play that leaves the checkers
+        as read, that turn is recorded, marked `inferred`, instead of losing the thread.
+        """
+        board = s.board
+        if match.phase != Phase.ROLL or board is None or board.confidence < self.board_min:
+            return []
+        observed = (tuple(board.white), tuple(board.black))
+        if observed == (match.position.white, match.position.black):
+            return []
+        found: list[tuple[tuple[int, int], str]] = []
+        for hi in range(1, 7):
+            for lo in range(1, hi + 1):
+                for play in match.position.legal_plays((hi, lo)):
+                    if (play.result.white, play.result.black) == observed:
+                        found.append(((hi, lo), str(play)))
+                        break
+        if len(found) != 1:
+            return []
+        dice, play_text = found[0]
+        mover = str(match.on_roll)
+        events = [
+            {**e, "inferred": True} for e in self._apply({"type": "roll", "dice": list(dice)})
+        ]
+        events.append({"type": "dice_picked_up", "player": mover, "inferred": True})
+        played = self._apply({"type": "play", "play": play_text})
+        if played:
+            played[0] = {**played[0], "inferred": True}
+        self._turn_done()
+        return events + played
 
     def _unreadable(self, roller: Color | None) -> list[Event]:
         """Dice the camera cannot read are no reason to roll again: ask for them by hand."""

@@ -217,3 +217,39 @@ def test_cube_actions_come_from_outside_and_a_drop_ends_the_game() -> None:
     out = t.ref.act({"type": "drop"})
     assert t.types(out) == ["drop", "game_over"]
     assert out[1]["winner"] == "black" and out[1]["points"] == 1  # black doubled, white passed
+
+
+def test_a_turn_played_after_a_misread_roll_is_inferred_from_the_checkers() -> None:
+    t = Table()
+    start_game(t)
+    after = Position.start().parse_play((3, 1), "8/5 6/5").result
+    t.hand()
+    t.still([D(3, "right"), D(1, "right")], board=after)
+    t.hand()
+    t.still([])
+    t.hand()
+    out = t.still([D(6, "left")])  # black's 64, one die missed by the camera
+    assert out[0]["type"] == "reroll" and out[0]["reasons"] == ["dice_count"]
+    black = after.parse_play((6, 4), "24/14")  # played anyway, dice picked up
+    t.hand()
+    out = t.still([], board=black.result)
+    assert t.types(out) == ["roll", "dice_picked_up", "play"]
+    assert all(e["inferred"] for e in out)
+    assert out[0]["dice"] == [6, 4] and out[2]["play"] == "24/14"
+    assert t.match.position == black.result
+
+
+def test_a_board_change_no_roll_explains_is_left_alone() -> None:
+    t = Table()
+    start_game(t)
+    after = Position.start().parse_play((3, 1), "8/5 6/5").result
+    t.hand()
+    t.still([D(3, "right"), D(1, "right")], board=after)
+    t.hand()
+    t.still([])
+    # Black 24/22 alone: no roll's legal play does just that (both dice must be played).
+    t.hand()
+    nudged = list(after.black)
+    nudged[24], nudged[22] = 1, 1
+    out = t.still([], board=Position(after.white, tuple(nudged), after.turn))
+    assert out == []
