@@ -209,7 +209,9 @@ def find_pips(cfg: Config, gray: Image, d_max: float | None = None) -> list[Pip]
 # --- faces --------------------------------------------------------------------------
 
 
-def _linked(cfg: Config, gray: Image, a: Pip, b: Pip, pips: list[Pip]) -> bool:
+def _linked(
+    cfg: Config, gray: Image, a: Pip, b: Pip, pips: list[Pip], enlarged: bool = False
+) -> bool:
     f = cfg["faces"]
     d = math.hypot(a.x - b.x, a.y - b.y)
     rm = (a.r + b.r) / 2
@@ -218,9 +220,11 @@ def _linked(cfg: Config, gray: Image, a: Pip, b: Pip, pips: list[Pip]) -> bool:
     if max(a.r, b.r) > f["size_ratio_max"] * min(a.r, b.r):
         return False
     sa, sb = a.shape, b.shape
+    # In an enlarged image a pip's moments are mostly interpolation: compare shapes less.
+    shape_max = f["shape_diff_max_enlarged"] if enlarged else f["shape_diff_max"]
     if (
         math.sqrt((sa[0] - sb[0]) ** 2 + 2 * (sa[1] - sb[1]) ** 2 + (sa[2] - sb[2]) ** 2)
-        > f["shape_diff_max"]
+        > shape_max
     ):
         return False
     con = min(a.contrast, b.contrast)
@@ -280,7 +284,7 @@ def _single_is_face(cfg: Config, gray: Image, pip: Pip) -> bool:
     return bool(near.mean() >= f["single_ring_share"])
 
 
-def find_faces(cfg: Config, gray: Image, pips: list[Pip]) -> list[Face]:
+def find_faces(cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False) -> list[Face]:
     n = len(pips)
     parent = list(range(n))
 
@@ -292,7 +296,7 @@ def find_faces(cfg: Config, gray: Image, pips: list[Pip]) -> list[Face]:
 
     for i in range(n):
         for j in range(i + 1, n):
-            if _linked(cfg, gray, pips[i], pips[j], pips):
+            if _linked(cfg, gray, pips[i], pips[j], pips, enlarged):
                 parent[root(i)] = root(j)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
@@ -544,7 +548,7 @@ def read_dice(
         p = cfg["pips"]
         r_max = d_max / 2
         pips = [q for q in pips if q.r >= r_max * p["calibrated_radius_min"]]
-    faces = find_faces(cfg, work, pips)
+    faces = find_faces(cfg, work, pips, enlarged=zoom > 1)
     dice = group_dice(cfg, faces)
     judge_dice(cfg, work, dice, geo, (zoom, x0, y0))
     if geo is not None:
