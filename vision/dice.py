@@ -347,7 +347,8 @@ def _face_box(cfg: Config, gray: Image, face: Face) -> NDArray[np.float64] | Non
     """The corners (4 x 2, px) of the even region around a face's pips, if it is closed."""
     r = float(np.mean([p.r for p in face.pips]))
     spread = max((math.hypot(p.x - face.x, p.y - face.y) for p in face.pips), default=0.0)
-    half = int(max(6 * r, 2.2 * spread + 3 * r)) + 2
+    # Wide enough for the whole face of a 1 turned 45 degrees (pips are about a 12th of it).
+    half = int(max(cfg["judge"]["face_box_radii"] * r, 2.2 * spread + 3 * r)) + 2
     hgt, wid = gray.shape
     x0, y0 = max(0, int(face.x) - half), max(0, int(face.y) - half)
     x1, y1 = min(wid, int(face.x) + half + 1), min(hgt, int(face.y) + half + 1)
