@@ -26,7 +26,6 @@ from companion.rules import (
 )
 
 EXIT_BAD_INPUT = 2
-EXIT_NOT_BUILT = 3
 
 
 class UsageError(Exception):
@@ -134,15 +133,6 @@ def cmd_legal_moves(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
     return 0
 
 
-def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    print(
-        "bgcompanion run: the live companion (camera, referee, cube unit, web page) is not "
-        "built yet; today the rules engine works: try `bgcompanion legal-moves --help`",
-        file=sys.stderr,
-    )
-    return EXIT_NOT_BUILT
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="bgcompanion", description="A companion for backgammon over a real board."
@@ -169,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     lm.add_argument("--json", action="store_true", help="machine-readable output")
     lm.set_defaults(func=cmd_legal_moves)
 
-    from companion import cli_calibrate, cli_cube, cli_match, cli_referee, cli_vision
+    from companion import cli_calibrate, cli_cube, cli_match, cli_referee, cli_run, cli_vision
 
     cli_match.add_parser(sub)
     cli_calibrate.add_parsers(sub)
@@ -178,8 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_referee.add_parsers(sub)
     sub.choices["match"].set_defaults(func=cli_match.cmd_match)
 
-    run = sub.add_parser("run", help="the live companion (not built yet)")
-    run.set_defaults(func=cmd_run)
+    cli_run.add_parsers(sub)
     return parser
 
 

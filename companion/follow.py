@@ -39,7 +39,7 @@ class Follower:
         self.config = config or load_config()
         self.board = BoardReader(geo)
         self.gate = MotionGate()
-        self._last: tuple[list[DieReading], BoardSeen] | None = None
+        self.last: tuple[list[DieReading], BoardSeen] | None = None
         self.stats = Stats()
 
     def read(self, image: Image) -> tuple[list[DieReading], BoardSeen]:
@@ -47,17 +47,21 @@ class Follower:
         reading = self.board.read(image)
         return dice, BoardSeen(tuple(reading.white), tuple(reading.black), reading.confidence)
 
-    def frame(self, image: Image, index: int, t: float) -> list[Event]:
+    def observe(self, image: Image, index: int, t: float) -> Observation:
+        """What the referee is told of this frame (read in full only when it changed)."""
         self.stats.frames += 1
         moving, new = self.gate.check(image)
         if moving:
             self.stats.moving += 1
-            return self.referee.feed(Observation(index, t, moving=True))
-        if new or self._last is None:
+            return Observation(index, t, moving=True)
+        if new or self.last is None:
             self.stats.read += 1
-            self._last = self.read(image)
-        dice, board = self._last
-        return self.referee.feed(Observation(index, t, False, dice, board))
+            self.last = self.read(image)
+        dice, board = self.last
+        return Observation(index, t, False, dice, board)
+
+    def frame(self, image: Image, index: int, t: float) -> list[Event]:
+        return self.referee.feed(self.observe(image, index, t))
 
 
 def video_frames(source: str | int) -> Iterator[tuple[int, float, Image]]:

@@ -151,16 +151,19 @@ def film_game(
     broken_rolls: float = 0.15,
     illegal_at: int | None = None,
     max_turns: int = 400,
-    start: Position | None = None,
+    scene: Scene | None = None,
 ) -> GameFilm:
     """A whole game as shots, and the referee's events for it.
 
     `broken_rolls` is the share of rolls first thrown cocked or into the wrong section;
-    `illegal_at` the turn (counted from 1) played illegally, if any. `start` plays the
-    game from a given position (white to roll first) instead of an opening roll.
+    `illegal_at` the turn (counted from 1) played illegally, if any.
+    `scene` films on that board and camera (the games of one match) instead of a
+    random one.
     """
     rng = random.Random(seed)
     base = video_scene(rng, image_size)
+    if scene is not None:
+        base = replace(scene, dice=(), white=base.white, black=base.black)
     match = Match(MatchRules(length=length))
     film = GameFilm(base=base)
     empty = _with(base, Position.start())

@@ -180,8 +180,29 @@ class Referee:
 
     # --- cube and resignations, from outside ------------------------------------------------
     def act(self, action: Action, frame: int = 0, t: float = 0.0) -> list[Event]:
-        """A cube action or resignation from the page or the unit's buttons."""
-        return [{"frame": frame, "t": round(t, 3), **e} for e in self._apply(action)]
+        """An action from outside: a cube action or resignation (the page, the unit's
+        buttons), or a roll or play entered by hand where the camera could not decide.
+
+        After a take the player rolls: what lies on the board is looked at afresh, so
+        dice thrown while the cube was being decided count. A roll or play entered by
+        hand ends what the referee was waiting for.
+        """
+        events = [{"frame": frame, "t": round(t, 3), **e} for e in self._apply(action)]
+        kind = action.get("type")
+        self._fix = None
+        if kind == "take":
+            self._last, self._count, self._settled = None, 0, None
+        elif kind in ("play", "illegal_play", "accept", "reject", "opening", "roll"):
+            self._turn_done()
+            self._await_clear = False
+        return events
+
+    def reset(self) -> None:
+        """Forget what was waited for (after an undo or a new match): the next settled
+        reading is decided against the match as it is then."""
+        self._turn_done()
+        self._await_clear = False
+        self._fix = None
 
     # --- decisions --------------------------------------------------------------------------
     def _apply(self, action: Action) -> list[Event]:

@@ -65,7 +65,11 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+            # One connection, usable from any thread: callers that share a Store between
+            # threads (the live companion) serialise their calls with a lock of their own.
+            self.db = sqlite3.connect(
+                self.path, isolation_level=None, timeout=10, check_same_thread=False
+            )
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")

@@ -8,6 +8,8 @@ packages=(
   gnubg  # GNU Backgammon: the tests check that it imports our .mat exports
   # the cube unit: firmware built with avr-gcc, run in simavr, parser tested with gcc
   gcc make gcc-avr avr-libc binutils-avr libsimavr-dev
+  # the companion page's tests drive a real headless browser
+  chromium chromium-driver
 )
 # Debian's python3 ships venv without ensurepip; python3-venv brings it.
 python3 -c 'import ensurepip, venv' 2>/dev/null || packages+=(python3-venv)

@@ -37,6 +37,9 @@ def test_rules_import_only_the_standard_library() -> None:
     [
         "vision",
         "vision.render",
+        "vision.overlay",
+        "vision.board",
+        "vision.motion",
         "calibration",
         "calibration.refine",
         "calibration.orient",
@@ -72,3 +75,11 @@ def test_link_protocol_is_pure(module: str) -> None:
     modules = loaded_modules(module)
     for forbidden in ("serial", "vision", "flask", "cv2", "threading"):
         assert not any(m == forbidden or m.startswith(forbidden + ".") for m in modules), forbidden
+
+
+def test_the_page_never_opens_the_serial_port_or_the_camera_itself() -> None:
+    """companion.web reads the session's state; the link and the frames live elsewhere."""
+    modules = loaded_modules("companion.web")
+    assert "flask" in modules
+    assert not any(m == "serial" or m.startswith(("serial.", "companion.link")) for m in modules)
+    assert "companion.demo" not in modules and "companion.cli_run" not in modules

@@ -125,7 +125,13 @@ def test_a_bad_line_stops_the_stream_after_the_good_ones() -> None:
     assert "line 2:" in result.stderr
 
 
-def test_run_says_honestly_that_it_is_not_built_yet() -> None:
-    result = run("run")
-    assert result.returncode == 3
-    assert "not built yet" in result.stderr
+def test_run_refuses_bad_options_in_one_line() -> None:
+    for args, words in (
+        (("run", "--camera", "0"), "--calibration"),
+        (("run", "--video", "/nonexistent.avi"), "no such video"),
+        (("run", "--pin", "12"), "--pin"),
+        (("run", "--speed", "0"), "--speed"),
+    ):
+        result = run(*args)
+        assert result.returncode == 2, args
+        assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1

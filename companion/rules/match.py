@@ -70,6 +70,10 @@ class MatchRules:
     auto_doubles: int = 0  # automatic doubles allowed per game, 0 = none
     crawford: bool = True
     dice_on_checker: str = "reroll"  # or "allowed": the director's choice
+    # Tournament mode (the companion's page): no legal plays shown to the players, and
+    # illegal plays called only if both players agreed to it at the start.
+    tournament: bool = False
+    call_illegal: bool = True
     white: str = "White"
     black: str = "Black"
 

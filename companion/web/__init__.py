@@ -1,0 +1,43 @@
+"""The companion's web page: a Flask app factory and its one blueprint.
+
+Anyone who can reach the page may watch: the board drawn from the match's position,
+the dice and the referee's verdict, the cube, the score, the camera view. Changing
+anything takes the PIN printed in the terminal at start; every request that changes
+state also carries the page's anti-forgery token (double-submitted: a header that a
+page from another site cannot set, checked against the signed session) and must come
+from this page's origin. Every bad request gets a 4xx with one line of JSON saying
+why, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Flask
+
+from companion.live import Session
+
+
+def create_app(session: Session, test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=secrets.token_bytes(32),
+        MAX_CONTENT_LENGTH=16 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        PIN_ATTEMPTS=5,  # wrong PINs in a row from one address before a pause
+        PIN_PAUSE_S=30.0,
+        STREAM_KEEPALIVE_S=15.0,
+    )
+    if test_config:
+        app.config.update(test_config)
+    app.extensions["bg_session"] = session
+    from companion.web.views import bp, register_errors
+
+    app.register_blueprint(bp)
+    register_errors(app)
+    return app
+
+
+__all__ = ["create_app"]
