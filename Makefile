@@ -42,6 +42,7 @@ bench: install
 	$(BIN)/python benchmarks/link.py
 	$(BIN)/python benchmarks/board.py
 	$(BIN)/python benchmarks/referee.py
+	$(BIN)/python benchmarks/companion.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -79,11 +79,18 @@ class BoardGeometry:
         )
         if self.k is None or self.dist is None:
             return undistorted
-        # Undistorted pixel -> normalised camera ray -> distorted pixel.
+        # Undistorted pixel -> normalised camera ray -> distorted pixel. In chunks: OpenCV
+        # also computes each point's Jacobian, which for a whole warp map is 100s of MB.
         ones = np.ones((len(undistorted), 1))
         rays = (np.linalg.inv(self.k) @ np.hstack([undistorted, ones]).T).T
-        projected, _ = cv2.projectPoints(rays, np.zeros(3), np.zeros(3), self.k, self.dist)
-        return projected.reshape(-1, 2).astype(np.float64)
+        out = np.empty((len(rays), 2), np.float64)
+        chunk = 16384
+        for i in range(0, len(rays), chunk):
+            projected, _ = cv2.projectPoints(
+                rays[i : i + chunk], np.zeros(3), np.zeros(3), self.k, self.dist
+            )
+            out[i : i + chunk] = projected.reshape(-1, 2)
+        return out
 
     def px_to_mm(self, points_px: FloatArray | list[tuple[float, float]]) -> FloatArray:
         """Raw image pixels (N x 2) to board millimetres (N x 2)."""

@@ -131,8 +131,11 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         cube = args.cube or "auto"
     session = Session(db, rules, calibration=calibration, resume=args.resume, pin=pin)
 
+    import logging
+
     from werkzeug.serving import make_server
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     app = create_app(session)
     try:
         server = make_server(args.host, args.port, app, threaded=True)
