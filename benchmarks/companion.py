@@ -30,14 +30,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from werkzeug.serving import make_server  # noqa: E402
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from werkzeug.serving import make_server
 
-from companion.demo import Cue, FilmPlayer, Recording, demo_calibration  # noqa: E402
-from companion.live import Session  # noqa: E402
-from companion.rules.match import MatchRules  # noqa: E402
-from companion.web import create_app  # noqa: E402
+from companion.demo import Cue, FilmPlayer, Recording, demo_calibration
+from companion.live import Session
+from companion.rules.match import MatchRules
+from companion.web import create_app
 
 VERDICTS = {"roll", "opening_roll", "reroll"}
 
@@ -135,8 +135,10 @@ def memory(seconds: float) -> float:
     """Peak resident memory (MB) of `bgcompanion run` on the demo with the page open."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "run", "--port", str(port), "--pin", "1234"]
-        + ["--quiet", "--seconds", str(seconds + 15)],
+        [
+            *(sys.executable, "-m", "companion.cli", "run", "--port", str(port)),
+            *("--pin", "1234", "--quiet", "--seconds", str(seconds + 15)),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
