@@ -22,7 +22,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ class Recording:
     board_seed: int
     match_length: int
     games: list[dict[str, Any]]
+    pose: dict[str, float]
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> Recording:
@@ -52,10 +53,18 @@ class Recording:
             else resources.files("companion").joinpath("data/demo.json").read_text()
         )
         obj = json.loads(text)
-        return cls(tuple(obj["size"]), obj["board_seed"], obj["match_length"], obj["games"])
+        return cls(
+            tuple(obj["size"]),
+            obj["board_seed"],
+            obj["match_length"],
+            obj["games"],
+            obj.get("pose", {}),
+        )
 
     def scene(self) -> Scene:
-        return video_scene(random.Random(self.board_seed), self.size)
+        """The board and camera: a random table set-up, placed as `pose` says."""
+        scene = video_scene(random.Random(self.board_seed), self.size)
+        return replace(scene, pose=replace(scene.pose, **self.pose))
 
     def film(self, game: int) -> GameFilm:
         """Game `game` (counted from 0; the recording's games repeat after the last)."""
