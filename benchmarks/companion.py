@@ -35,7 +35,7 @@ from selenium.webdriver.chrome.service import Service
 from werkzeug.serving import make_server
 
 from companion.demo import Cue, FilmPlayer, Recording, demo_calibration
-from companion.live import Session
+from companion.live import Session, return_memory_promptly
 from companion.rules.match import MatchRules
 from companion.web import create_app
 
@@ -64,6 +64,7 @@ def quiet_server() -> None:
 
 def latency(seconds: float) -> tuple[list[float], list[float]]:
     """Verdict latencies (ms) over `seconds` of the demo, and first renders (ms)."""
+    return_memory_promptly()  # as `bgcompanion run` does
     recording = Recording.load()
     workdir = tempfile.mkdtemp(prefix="bench-companion-")
     session = Session(

@@ -98,8 +98,10 @@ def _rules(args: argparse.Namespace, default_length: int) -> Any:
 def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from calibration.schema import load
     from companion.cli import UsageError
-    from companion.live import Session
+    from companion.live import Session, return_memory_promptly
     from companion.web import create_app
+
+    return_memory_promptly()
 
     demo = args.camera is None and args.video is None
     if args.video is not None and not Path(args.video).is_file():
@@ -203,6 +205,9 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     finally:
         session.stop.set()
         server.shutdown()
+        for t in threads:
+            if t.name == "camera":
+                t.join(timeout=5)  # a reading in progress finishes before the file closes
         stop_cube()
         session.close()
     stdout.write(f"bgcompanion: stopped; the match is in {db}\n")

@@ -15,7 +15,9 @@ starts.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import queue
 import random
 import threading
@@ -64,7 +66,15 @@ class Recording:
     def scene(self) -> Scene:
         """The board and camera: a random table set-up, placed as `pose` says."""
         scene = video_scene(random.Random(self.board_seed), self.size)
-        return replace(scene, pose=replace(scene.pose, **self.pose))
+        pose = scene.pose
+        return replace(
+            scene,
+            pose=replace(
+                pose,
+                yaw_deg=float(self.pose.get("yaw_deg", pose.yaw_deg)),
+                fill=float(self.pose.get("fill", pose.fill)),
+            ),
+        )
 
     def film(self, game: int) -> GameFilm:
         """Game `game` (counted from 0; the recording's games repeat after the last)."""
@@ -112,10 +122,14 @@ class FilmPlayer:
 
     def _shots(self, film: GameFilm) -> Iterator[tuple[bool, Image]]:
         """(hand over the board, image) per shot, rendered ahead in a thread."""
-        ahead: queue.Queue[tuple[bool, int, Image] | None] = queue.Queue(maxsize=4)
+        ahead: queue.Queue[tuple[bool, int, Image] | None] = queue.Queue(maxsize=2)
         done = threading.Event()
 
         def work() -> None:
+            # Rendering stands in for the camera's own hardware: it must not slow the
+            # reading down, so it runs at a lower priority (Linux: per thread).
+            with contextlib.suppress(AttributeError, OSError):
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
             last: tuple[int, Image] | None = None
             for shot in film.shots:
                 if done.is_set():

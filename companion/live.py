@@ -488,13 +488,14 @@ class Session:
             return None
         from vision.overlay import draw_reading
 
-        shown = draw_reading(image, seen.dice, seen.board, geo)
-        scale = width / shown.shape[1]
-        if scale < 1:
-            shown = np.asarray(
-                cv2.resize(shown, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA),
+        zoom = min(1.0, width / image.shape[1])
+        small = image
+        if zoom < 1:
+            small = np.asarray(
+                cv2.resize(image, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_AREA),
                 dtype=np.uint8,
             )
+        shown = draw_reading(small, seen.dice, seen.board, geo, zoom)
         ok, buf = cv2.imencode(".jpg", shown, [cv2.IMWRITE_JPEG_QUALITY, 80])
         return buf.tobytes() if ok else None
 
@@ -503,6 +504,32 @@ class Session:
         self._bump()
         with self.lock:
             self.store.close()
+
+
+def return_memory_promptly() -> bool:
+    """Make large frame-sized buffers go back to the system as soon as they are freed.
+
+    glibc raises its mmap threshold as large blocks are freed (up to 32 MB), after
+    which even a whole float frame (25 MB at 1080p) comes from heaps that never shrink,
+    one per thread: the companion's memory would grow by hundreds of MB. A fixed 16 MB
+    threshold returns those at once while the reading's smaller arrays are still reused
+    from the heap (a lower threshold costs the reading a page fault per array, half
+    again its time), and two heaps do for all threads. Linux with glibc only; elsewhere
+    a no-op.
+    """
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if not name:
+        return False
+    try:
+        libc = ctypes.CDLL(name)
+        m_mmap_threshold, m_arena_max = -3, -8
+        ok = libc.mallopt(m_mmap_threshold, 16 * 1024 * 1024) == 1
+        return bool(ok and libc.mallopt(m_arena_max, 2) == 1)
+    except (OSError, AttributeError):
+        return False
 
 
 def _public(drift: dict[str, Any] | None) -> dict[str, Any] | None:

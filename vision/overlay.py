@@ -34,16 +34,24 @@ def draw_reading(
     dice: list[dict[str, Any]],
     board: dict[str, Any] | None,
     geo: BoardGeometry | None,
+    zoom: float = 1.0,
 ) -> Image:
-    """A copy of `image` with the dice and checker counts read drawn over it."""
+    """A copy of `image` with the dice and checker counts read drawn over it. `zoom` is
+    the image's size against the camera frame the readings' pixels refer to (a view
+    scaled down first costs less to draw and send)."""
     out = image.copy()
     scale = out.shape[1] / 1280
+
+    def px(points: Any) -> Any:
+        assert geo is not None
+        return geo.mm_to_px(points) * zoom
+
     if geo is not None:
         w, h = geo.cal.width_mm, geo.cal.height_mm
-        outline = geo.mm_to_px([(0, 0), (w, 0), (w, h), (0, h)])
+        outline = px([(0, 0), (w, 0), (w, h), (0, h)])
         cv2.polylines(out, [np.round(outline).astype(np.int32)], True, (200, 200, 200), 1)
     for d in dice:
-        x, y = (round(v) for v in d.get("center_px", (0, 0)))
+        x, y = (round(v * zoom) for v in d.get("center_px", (0, 0)))
         color = GREEN
         if not d.get("flat", True) or d.get("value") is None:
             color = RED
@@ -68,14 +76,14 @@ def draw_reading(
                     if rect.y1 >= h
                     else rect.y0 + 0.3 * (rect.x1 - rect.x0)
                 )
-                px = geo.mm_to_px([(cx, edge)])[0]
+                at = px([(cx, edge)])[0]
                 label_color = (255, 255, 255) if side == "white" else (120, 220, 255)
-                _text(out, f"{mark}{n}", (int(px[0]), int(px[1])), 0.6 * scale, label_color)
+                _text(out, f"{mark}{n}", (int(at[0]), int(at[1])), 0.6 * scale, label_color)
             bar = counts[25] if len(counts) > 25 else 0
             if bar:
                 bx = geo.bar.center[0]
                 by = h * (0.4 if side == "white" else 0.6)
-                px = geo.mm_to_px([(bx, by)])[0]
+                at = px([(bx, by)])[0]
                 label_color = (255, 255, 255) if side == "white" else (120, 220, 255)
-                _text(out, f"{mark}{bar}", (int(px[0]), int(px[1])), 0.7 * scale, label_color)
+                _text(out, f"{mark}{bar}", (int(at[0]), int(at[1])), 0.7 * scale, label_color)
     return out

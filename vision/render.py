@@ -529,6 +529,7 @@ def render(scene: Scene) -> Rendered:
     board = cv2.warpPerspective(top, h_tex, (iw, ih), flags=cv2.INTER_LINEAR)
     mask = cv2.warpPerspective(np.full(top.shape[:2], 255, np.uint8), h_tex, (iw, ih))
     image = np.where(mask[..., None] > 127, board, table).astype(np.uint8)
+    del board, mask, table  # frame-sized: not kept while the rest is drawn
     dist = np.array([scene.pose.k1, scene.pose.k2, 0.0, 0.0, 0.0])
     camera = None
     raw_corners = und_corners
@@ -537,6 +538,7 @@ def render(scene: Scene) -> Rendered:
         image = np.asarray(
             cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8
         )
+        del mx, my
         rays = (np.linalg.inv(k) @ np.hstack([und_corners, np.ones((4, 1))]).T).T
         raw_corners = cv2.projectPoints(rays, np.zeros(3), np.zeros(3), k, dist)[0].reshape(-1, 2)
         (k0, k1, k2), d = k.tolist(), dist.tolist()
@@ -602,9 +604,11 @@ def _light_and_noise(image: Image, look: Look, rng: np.random.Generator) -> Imag
         field = 1.0 + look.light_gradient * 0.5 * ramp
         r2 = ((xx - iw / 2) / (iw / 2)) ** 2 + ((yy - ih / 2) / (ih / 2)) ** 2
         field *= 1.0 - look.vignette * 0.5 * r2
+        del ramp, r2
         out *= field[..., None]
+        del field
     if look.blur:
-        out = np.asarray(cv2.GaussianBlur(out, (0, 0), look.blur), np.float32)
+        cv2.GaussianBlur(out, (0, 0), look.blur, dst=out)  # in place: one float frame less
     if look.noise:
         # In bands of rows: the same draws as one call, without a float64 copy of the frame.
         band = 64
