@@ -134,6 +134,16 @@ def test_the_demo_game_advances_and_a_reroll_shows(demo: str, browser: webdriver
         5,
     ), "no camera view"
     browser.save_screenshot(str(ARTIFACTS / "playing.png"))
+    # on a phone: one column, nothing wider than the screen, the verdict before the lists
+    browser.set_window_size(390, 844)
+    time.sleep(0.5)
+    assert browser.execute_script(
+        "return document.documentElement.scrollWidth <= window.innerWidth + 1"
+    )
+    board = browser.find_element(By.ID, "board").rect
+    assert board["width"] <= 390 and board["width"] > 300
+    browser.save_screenshot(str(ARTIFACTS / "phone.png"))
+    browser.set_window_size(1400, 1100)
 
 
 def test_the_pin_guards_the_controls(demo: str, browser: webdriver.Chrome) -> None:
