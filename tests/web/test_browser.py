@@ -195,11 +195,18 @@ def test_a_double_and_take_change_the_cube_on_the_page_and_the_unit(
     )
     score = state["match"]["score"]
     expected = f"{score['white']:>2}{2:>4}{score['black']:>2}"
+    # (while the double was offered the unit blinked the same 2, with the offer LED lit)
     unit = wait_for(
-        lambda: (u := page_state(browser)["unit"]) and u["display"] == expected and u, 5
+        lambda: (
+            (u := page_state(browser)["unit"])
+            and u["display"] == expected
+            and f"owner_{taker}" in u["leds"]
+            and "offer" not in u["leds"]
+            and u
+        ),
+        5,
     )
     assert unit, f"the emulated unit does not show {expected!r}: {page_state(browser)['unit']}"
-    assert f"owner_{taker}" in unit["leds"]
     browser.save_screenshot(str(ARTIFACTS / "cube-taken.png"))
     # the demo goes on after the take
     version = page_state(browser)["version"]
