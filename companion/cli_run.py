@@ -193,9 +193,15 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     for t in threads:
         t.start()
     deadline = time.monotonic() + args.seconds if args.seconds else None
+    told = None
     try:
         while deadline is None or time.monotonic() < deadline:
             time.sleep(0.2)
+            problem = session.health.camera_error
+            if problem and problem != told:
+                told = problem
+                stdout.write(f"bgcompanion: camera: {problem} (the page stays up)\n")
+                stdout.flush()
             if not threads[-2].is_alive() and args.video is not None:
                 stdout.write("bgcompanion: the video has ended; the page stays up (Ctrl-C)\n")
                 stdout.flush()

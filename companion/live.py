@@ -321,6 +321,7 @@ class Session:
         their own pace (a camera, or a film played as if live) from a thread of their own;
         otherwise every frame is read in turn, as fast as it can be."""
         self.health.source = source
+        frames = self._sized(frames)
         try:
             if realtime:
                 self._run_live(frames)
@@ -333,6 +334,20 @@ class Session:
         except OSError as e:
             self.health.camera_error = str(e)
             self._bump()
+
+    def _sized(self, frames: Frames) -> Frames:
+        """The frames, refused with a clear reason when they do not fit the calibration
+        (another camera mode, or another camera: every position read would be wrong)."""
+        expected = self.calibration.image_size if self.calibration else None
+        for index, t, image in frames:
+            size = (image.shape[1], image.shape[0])
+            if expected is not None and size != tuple(expected):
+                raise OSError(
+                    f"the camera gives {size[0]}x{size[1]} frames but the calibration was made "
+                    f"for {expected[0]}x{expected[1]}: set the camera to that size, or calibrate "
+                    "again"
+                )
+            yield index, t, image
 
     def _run_live(self, frames: Frames) -> None:
         """A grabber thread checks each frame for motion as it comes (cheap) and queues

@@ -101,3 +101,13 @@ def test_frames_that_arrive_together_count_each_still_frame(tmp_path: Path) -> N
     assert kinds and kinds[0] in ("opening_roll", "reroll")
     assert events == []  # recorded, and told to the listeners, not returned twice
     session.close()
+
+
+def test_frames_of_another_size_than_the_calibration_are_refused_clearly(tmp_path: Path) -> None:
+    session = Session(tmp_path / "m.db", MatchRules(), calibration=demo_calibration())
+    wrong = np.zeros((720, 1280, 3), np.uint8)
+    session.run_camera(iter([(0, 0.0, wrong)]), "camera 0")
+    error = session.state()["health"]["camera_error"]
+    assert "1280x720" in error and "1920x1080" in error
+    assert session.state()["health"]["frames"] == 0  # nothing was read from them
+    session.close()
