@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -356,6 +356,26 @@ class BoardReader:
                         return best, 0.4 * (1.0 - cost) ** 0.5
         return best, 0.0
 
+    def _fewer(self, along_d: list[float], count: int) -> list[tuple[int, float]]:
+        """Smaller counts that also explain the circles found, with their confidence.
+
+        The circles of a short row with its first checker missed (glare at the edge) sit
+        where a tall stack's top layer would: both fit. The reading takes the exact fit;
+        when a colour then has more than 15 checkers, these are what it falls back on.
+        """
+        out = []
+        for k in range(count):
+            pattern = PATTERNS[k]
+            if len(pattern) == len(along_d) and self._cost(along_d, pattern) < 1:
+                out.append((k, float((1.0 - self._cost(along_d, pattern)) ** 0.5)))
+            elif len(pattern) == len(along_d) + 1:
+                for gone in range(len(pattern)):
+                    cost = self._cost(along_d, pattern[:gone] + pattern[gone + 1 :])
+                    if cost < 0.7:
+                        out.append((k, 0.4 * (1.0 - cost) ** 0.5))
+                        break
+        return out
+
     def _circles(
         self,
         place: _Place,
@@ -444,6 +464,7 @@ class BoardReader:
             elif color == "black":
                 black[25 - int(place.name)] += count
             places_out.append(PlaceReading(place.name, color, count, conf, f.circles))
+        self._at_most_fifteen(found, places_out, white, black)
         confidence = min(p.confidence for p in places_out)
         for side in (white, black):
             on_board = sum(side[1:])
@@ -452,6 +473,34 @@ class BoardReader:
             side[0] = max(0, MAX_CHECKERS - on_board)
         elapsed = (time.perf_counter() - t0) * 1000
         return BoardReading(white, black, confidence, places_out, elapsed)
+
+    def _at_most_fifteen(
+        self,
+        found: list[_Found],
+        places: list[PlaceReading],
+        white: list[int],
+        black: list[int],
+    ) -> None:
+        """A colour read with more than 15 checkers on the board: at the place where a
+        smaller count explains the circles just as well, take it (flagged, below 0.5)."""
+        for color, side in (("white", white), ("black", black)):
+            while sum(side[1:]) > MAX_CHECKERS:
+                options = [
+                    (conf, i, k)
+                    for i, (f, p) in enumerate(zip(found, places, strict=True))
+                    if p.color == color and not p.place.startswith("bar")
+                    for k, conf in self._fewer(f.along_d, p.count)
+                    if sum(side[1:]) - (p.count - k) <= MAX_CHECKERS
+                ]
+                if not options:
+                    break
+                conf, i, k = max(options)
+                p = places[i]
+                point = int(p.place) if color == "white" else 25 - int(p.place)
+                side[point] -= p.count - k
+                places[i] = replace(
+                    p, count=k, confidence=min(p.confidence, conf, 0.4), color=color if k else None
+                )
 
 
 def _split_lightness(lights: list[float], gap_min: float) -> tuple[float, float]:

@@ -192,3 +192,33 @@ def test_read_board_bad_input_is_one_line(
     assert out.returncode == 2
     assert message.replace("BAD", str(bad)) in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+
+
+def test_a_short_row_missing_its_first_checker_is_preferred_over_sixteen_checkers() -> None:
+    """Four circles at 1.5-4.5 diameters fit a 14-stack's top layer and a row of five with
+    the edge checker missed; when the 14 would give a colour more than 15 checkers, the
+    row of five is taken, flagged for a check."""
+    import vision.board as vb
+
+    r = render(Scene(white=START, black=START))
+    assert r.calibration is not None
+    reader = BoardReader(BoardGeometry(r.calibration))
+    along = [1.5, 2.5, 3.5, 4.5]
+    assert reader._count(along)[0] == 14  # on its own, the exact fit wins
+    assert (5, pytest.approx(0.4, abs=0.05)) in [(k, c) for k, c in reader._fewer(along, 14)]
+    places = reader.places
+    found = [vb._Found(p) for p in places]
+    readings = [vb.PlaceReading(p.name, None, 0, 1.0) for p in places]
+    white, black = [0] * 26, [0] * 26
+    # black: 14 on white's point 19 (black's 6), 10 more elsewhere: 24 on the board
+    i19 = next(i for i, p in enumerate(places) if p.name == "19")
+    i1 = next(i for i, p in enumerate(places) if p.name == "1")
+    found[i19].along_d = along
+    readings[i19] = vb.PlaceReading("19", "black", 14, 0.9)
+    readings[i1] = vb.PlaceReading("1", "black", 10, 0.9)
+    found[i1].along_d = list(PATTERNS[10])
+    black[6], black[24] = 14, 10
+    reader._at_most_fifteen(found, readings, white, black)
+    assert black[6] == 5 and sum(black[1:]) == 15
+    assert readings[i19].count == 5 and readings[i19].confidence < 0.5
+    assert readings[i1].count == 10  # the other place was not touched
