@@ -252,7 +252,7 @@ def _start_cube(cube: str, session: Any, threads: list[threading.Thread]) -> tup
     threads.append(
         threading.Thread(
             target=session.run_cube,
-            args=(link, lambda: link.status.value),
+            args=(link, lambda: _link_status(link)),
             daemon=True,
             name="cube",
         )
@@ -264,6 +264,15 @@ def _start_cube(cube: str, session: Any, threads: list[threading.Thread]) -> tup
             emulator.stop()
 
     return stop, ("the emulator on " + port if emulator else port)
+
+
+def _link_status(link: Any) -> str:
+    """The link's state for the health line, with the reason while it is not connected."""
+    status = str(link.status.value)
+    if status != "connected" and link.problems:
+        why = str(link.problems[-1]).removeprefix("link: ").removeprefix("SerialException: ")
+        return f"{status} ({why})"
+    return status
 
 
 def _printer(args: argparse.Namespace, stdout: TextIO, session: Any) -> Any:

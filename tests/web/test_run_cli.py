@@ -83,3 +83,17 @@ def test_run_serves_the_page_while_it_follows(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.communicate(timeout=20)
+
+
+def test_the_health_line_says_why_the_cube_unit_is_not_connected() -> None:
+    from collections import deque
+    from types import SimpleNamespace
+
+    from companion.cli_run import _link_status
+    from companion.link.client import Status
+
+    problems = deque(["link: SerialException: no cube unit found on any USB serial port"])
+    link = SimpleNamespace(status=Status.CONNECTING, problems=problems)
+    assert _link_status(link) == "connecting (no cube unit found on any USB serial port)"
+    link.status = Status.CONNECTED
+    assert _link_status(link) == "connected"
