@@ -100,6 +100,17 @@ def wait_for(what: Callable[[], Any], timeout: float, step: float = 0.05) -> Any
     return None
 
 
+def text_of(driver: webdriver.Chrome, element_id: str) -> str:
+    """An element's text; the page redraws parts of itself on every update, so a found
+    element may be replaced before it is read: read it again then."""
+    for _ in range(50):
+        try:
+            return str(driver.find_element(By.ID, element_id).text)
+        except WebDriverException:
+            time.sleep(0.02)
+    raise AssertionError(f"#{element_id} could not be read")
+
+
 def page_state(driver: webdriver.Chrome) -> dict[str, Any]:
     state: dict[str, Any] = driver.execute_script("return fetch('api/state').then(r => r.json())")
     return state
@@ -116,8 +127,7 @@ def test_the_demo_game_advances_and_a_reroll_shows(demo: str, browser: webdriver
         150,
     )
     assert reroll, "no reroll shown in 150 s of the demo"
-    verdict = browser.find_element(By.ID, "verdict").text
-    assert "REROLL" in verdict
+    assert wait_for(lambda: "REROLL" in text_of(browser, "verdict"), 2)
     browser.save_screenshot(str(ARTIFACTS / "reroll.png"))
     # the game advanced: plays are on the page, the board changed, live (no reload)
     assert wait_for(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#history li")) >= 2, 60), (
@@ -126,7 +136,7 @@ def test_the_demo_game_advances_and_a_reroll_shows(demo: str, browser: webdriver
     body = browser.find_element(By.TAG_NAME, "body")
     assert int(body.get_attribute("data-version") or 0) > first
     assert browser.find_elements(By.CSS_SELECTOR, "#checkers circle.checker.white")
-    assert "camera" in browser.find_element(By.ID, "health").text
+    assert "camera" in text_of(browser, "health")
     assert wait_for(
         lambda: browser.execute_script(
             "const i = document.getElementById('camera'); return i.complete && i.naturalWidth"
@@ -157,7 +167,7 @@ def test_the_pin_guards_the_controls(demo: str, browser: webdriver.Chrome) -> No
     assert status == 401
     browser.find_element(By.ID, "pin").send_keys("0000")
     browser.find_element(By.CSS_SELECTOR, "#login-form button").click()
-    assert wait_for(lambda: "wrong PIN" in browser.find_element(By.ID, "message").text, 5)
+    assert wait_for(lambda: "wrong PIN" in text_of(browser, "message"), 5)
     assert not browser.find_element(By.ID, "controls").is_displayed()
     browser.save_screenshot(str(ARTIFACTS / "watching.png"))
     browser.find_element(By.ID, "pin").clear()
@@ -183,16 +193,14 @@ def test_a_double_and_take_change_the_cube_on_the_page_and_the_unit(
     assert offered, "could not double in the demo"
     state = page_state(browser)
     taker = state["match"]["acting"]
-    assert "doubles to 2" in browser.find_element(By.ID, "cube").text
+    assert wait_for(lambda: "doubles to 2" in text_of(browser, "cube"), 5)
     browser.save_screenshot(str(ARTIFACTS / "double-offered.png"))
     time.sleep(1.0)  # the film waits while the cube is decided
     assert page_state(browser)["match"]["cube"]["offered"]
     browser.find_element(By.CSS_SELECTOR, "button[data-action=take]").click()
-    assert wait_for(lambda: browser.find_element(By.ID, "cube-value").text == "2", 5)
-    assert (
-        taker in browser.find_element(By.ID, "cube-owner").text.lower()
-        or state["names"][taker] in browser.find_element(By.ID, "cube-owner").text
-    )
+    assert wait_for(lambda: text_of(browser, "cube-value") == "2", 5)
+    owner = text_of(browser, "cube-owner")
+    assert taker in owner.lower() or state["names"][taker] in owner, owner
     score = state["match"]["score"]
     expected = f"{score['white']:>2}{2:>4}{score['black']:>2}"
     # (while the double was offered the unit blinked the same 2, with the offer LED lit)
