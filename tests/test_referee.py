@@ -126,6 +126,15 @@ def start_game(t: Table) -> None:
     t.still([D(3, "right"), D(1, "left")])  # white opens with 31
 
 
+def white_plays_31(t: Table) -> Position:
+    """White plays the opening 31 as 8/5 6/5 with the dice still down; a hand follows."""
+    after = Position.start().parse_play((3, 1), "8/5 6/5").result
+    t.hand()
+    t.still([D(3, "right"), D(1, "right")], board=after)
+    t.hand()
+    return after
+
+
 def test_a_play_that_no_legal_play_explains_is_illegal_and_the_next_roll_accepts_it() -> None:
     t = Table()
     start_game(t)
@@ -149,10 +158,7 @@ def test_a_play_that_no_legal_play_explains_is_illegal_and_the_next_roll_accepts
 def test_an_unreadable_board_asks_for_a_fix_then_reads_again() -> None:
     t = Table()
     start_game(t)
-    after = Position.start().parse_play((3, 1), "8/5 6/5").result
-    t.hand()
-    t.still([D(3, "right"), D(1, "right")], board=after)
-    t.hand()
+    after = white_plays_31(t)
     t.board = after
     out = []
     for _ in range(15):
@@ -167,11 +173,7 @@ def test_an_unreadable_board_asks_for_a_fix_then_reads_again() -> None:
 def test_a_broken_roll_is_rerolled_and_counts_only_when_picked_up() -> None:
     t = Table()
     start_game(t)
-    t.hand()
-    t.still(
-        [D(3, "right"), D(1, "right")], board=Position.start().parse_play((3, 1), "8/5 6/5").result
-    )
-    t.hand()
+    white_plays_31(t)
     t.still([])
     t.hand()
     out = t.still([D(6, "left"), D(2, "left", flat=False)])  # black: a cocked die
@@ -191,10 +193,7 @@ def test_a_broken_roll_is_rerolled_and_counts_only_when_picked_up() -> None:
 def test_a_roll_before_the_mover_picked_up_his_dice_is_void() -> None:
     t = Table()
     start_game(t)
-    after = Position.start().parse_play((3, 1), "8/5 6/5").result
-    t.hand()
-    t.still([D(3, "right"), D(1, "right")], board=after)
-    t.hand()
+    white_plays_31(t)
     out = t.still([D(3, "right"), D(1, "right"), D(5, "left"), D(5, "left")])
     assert out[0]["type"] == "reroll" and out[0]["reasons"] == ["early"]
     assert out[0]["player"] == "black"
@@ -208,10 +207,7 @@ def test_a_roll_before_the_mover_picked_up_his_dice_is_void() -> None:
 def test_cube_actions_come_from_outside_and_a_drop_ends_the_game() -> None:
     t = Table(length=5)
     start_game(t)
-    after = Position.start().parse_play((3, 1), "8/5 6/5").result
-    t.hand()
-    t.still([D(3, "right"), D(1, "right")], board=after)
-    t.hand()
+    white_plays_31(t)
     t.still([])
     assert t.types(t.ref.act({"type": "double"})) == ["double"]
     out = t.ref.act({"type": "drop"})
@@ -222,10 +218,7 @@ def test_cube_actions_come_from_outside_and_a_drop_ends_the_game() -> None:
 def test_a_turn_played_after_a_misread_roll_is_inferred_from_the_checkers() -> None:
     t = Table()
     start_game(t)
-    after = Position.start().parse_play((3, 1), "8/5 6/5").result
-    t.hand()
-    t.still([D(3, "right"), D(1, "right")], board=after)
-    t.hand()
+    after = white_plays_31(t)
     t.still([])
     t.hand()
     out = t.still([D(6, "left")])  # black's 64, one die missed by the camera
@@ -242,10 +235,7 @@ def test_a_turn_played_after_a_misread_roll_is_inferred_from_the_checkers() -> N
 def test_a_board_change_no_roll_explains_is_left_alone() -> None:
     t = Table()
     start_game(t)
-    after = Position.start().parse_play((3, 1), "8/5 6/5").result
-    t.hand()
-    t.still([D(3, "right"), D(1, "right")], board=after)
-    t.hand()
+    after = white_plays_31(t)
     t.still([])
     # Black 24/22 alone: no roll's legal play does just that (both dice must be played).
     t.hand()
