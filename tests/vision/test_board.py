@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import pytest
 from calibration.geometry import BoardGeometry
 from companion.rules.position import Position
 from companion.rules.sample import random_positions
+from tests.test_cli import run
 from vision.board import PATTERNS, BoardReader, stack_layout, visible_positions
 from vision.errors import ImageError
 from vision.render import START, STYLES, Scene, random_scene, render
@@ -111,16 +110,6 @@ def test_an_empty_board_reads_as_every_checker_borne_off() -> None:
 # --- the command ---------------------------------------------------------------------------
 
 
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "companion.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 @pytest.fixture(scope="module")
 def board_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Position]:
     folder = tmp_path_factory.mktemp("board")
@@ -135,7 +124,7 @@ def board_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, P
 
 def test_read_board_json_follows_the_contract(board_files: tuple[Path, Path, Position]) -> None:
     image, cal, truth = board_files
-    out = run("read-board", str(image), "--calibration", str(cal), "--json")
+    out = run("read-board", str(image), "--calibration", str(cal), "--json", timeout=120)
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     assert set(doc) == {"position", "confidence", "elapsed_ms"}
@@ -146,7 +135,7 @@ def test_read_board_json_follows_the_contract(board_files: tuple[Path, Path, Pos
 
 def test_read_board_text_draws_the_position(board_files: tuple[Path, Path, Position]) -> None:
     image, cal, _ = board_files
-    out = run("read-board", str(image), "--calibration", str(cal))
+    out = run("read-board", str(image), "--calibration", str(cal), timeout=120)
     assert out.returncode == 0, out.stderr
     assert "confidence" in out.stdout and "+---+" in out.stdout
 
@@ -162,7 +151,7 @@ def test_read_board_batch_reads_each_line_and_survives_bad_ones(
         json.dumps({"image": str(image), "calibration": None}),
         json.dumps({"image": str(image), "calibration": str(cal)}),
     ]
-    out = run("read-board", "--batch", stdin="\n".join(lines) + "\n")
+    out = run("read-board", "--batch", stdin="\n".join(lines) + "\n", timeout=120)
     assert out.returncode == 0, out.stderr
     docs = [json.loads(line) for line in out.stdout.splitlines()]
     assert len(docs) == 5
@@ -188,7 +177,7 @@ def test_read_board_bad_input_is_one_line(
     bad = tmp_path / "bad.json"
     bad.write_text("{")
     subst = {"IMAGE": str(image), "CAL": str(cal), "BAD": str(bad)}
-    out = run(*[subst.get(a, a) for a in args])
+    out = run(*[subst.get(a, a) for a in args], timeout=120)
     assert out.returncode == 2
     assert message.replace("BAD", str(bad)) in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
