@@ -26,6 +26,17 @@ Image = NDArray[np.uint8]
 
 
 @dataclass
+class Glimpse:
+    """A camera frame as the motion check saw it (the image dropped when not needed)."""
+
+    index: int
+    t: float
+    moving: bool
+    new: bool
+    image: Image | None
+
+
+@dataclass
 class Stats:
     frames: int = 0
     read: int = 0  # frames that were read in full
@@ -49,16 +60,27 @@ class Follower:
 
     def observe(self, image: Image, index: int, t: float) -> Observation:
         """What the referee is told of this frame (read in full only when it changed)."""
-        self.stats.frames += 1
         moving, new = self.gate.check(image)
-        if moving:
-            self.stats.moving += 1
-            return Observation(index, t, moving=True)
-        if new or self.last is None:
+        observations, _ = self.observe_stretch([Glimpse(index, t, moving, new, image)])
+        return observations[0]
+
+    def observe_stretch(self, stretch: list[Glimpse]) -> tuple[list[Observation], bool]:
+        """What the referee is told of frames in a row that are all in motion or all still
+        (checked by `gate` as they came): a still stretch is read once, from its newest
+        image, if anything in it changed. Also says whether that reading was made."""
+        last = stretch[-1]
+        fresh = not last.moving and (any(g.new for g in stretch) or self.last is None)
+        if fresh:
+            image = next(g.image for g in reversed(stretch) if g.image is not None)
             self.stats.read += 1
             self.last = self.read(image)
+        self.stats.frames += len(stretch)
+        if last.moving:
+            self.stats.moving += len(stretch)
+            return [Observation(g.index, g.t, moving=True) for g in stretch], False
+        assert self.last is not None
         dice, board = self.last
-        return Observation(index, t, False, dice, board)
+        return [Observation(g.index, g.t, False, dice, board) for g in stretch], fresh
 
     def frame(self, image: Image, index: int, t: float) -> list[Event]:
         return self.referee.feed(self.observe(image, index, t))

@@ -30,8 +30,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
-from calibration.schema import Calibration
-from companion.follow import Follower
+from calibration.refine import check_drift
+from calibration.schema import Calibration, CalibrationError
+from companion.follow import Follower, Glimpse
 from companion.referee import Event, Observation, Referee
 from companion.rules.errors import RulesError
 from companion.rules.match import Action, Match, MatchError, MatchRules, Phase
@@ -81,6 +82,7 @@ class Health:
     cube: str = "none"  # none, connecting, connected, failed ...
     last_save: str | None = None
     camera_error: str | None = None
+    drift_checked: float | None = None  # monotonic seconds of the last calibration check
     _times: deque[float] = field(default_factory=lambda: deque(maxlen=60))
 
     def frame(self, now: float) -> None:
@@ -101,17 +103,6 @@ class Health:
             "last_save": self.last_save,
             "camera_error": self.camera_error,
         }
-
-
-@dataclass
-class Glimpse:
-    """A camera frame as the motion check saw it (the image dropped when not needed)."""
-
-    index: int
-    t: float
-    moving: bool
-    new: bool
-    image: Image | None
 
 
 @dataclass
@@ -258,28 +249,15 @@ class Session:
                 stretches[-1].append(g)
         events: list[Event] = []
         for stretch in stretches:
+            observations, fresh = follower.observe_stretch(stretch)  # reads: outside the lock
             last = stretch[-1]
-            fresh = False
-            if not last.moving and (any(g.new for g in stretch) or follower.last is None):
-                image = next(g.image for g in reversed(stretch) if g.image is not None)
-                follower.last = follower.read(image)
-                follower.stats.read += 1
-                fresh = True
             with self.lock:
                 now = time.monotonic()
-                for g in stretch:
-                    follower.stats.frames += 1
+                for obs in observations:
                     self.health.frame(now)
-                    if g.moving:
-                        follower.stats.moving += 1
-                        obs = Observation(g.index, g.t, moving=True)
-                    else:
-                        assert follower.last is not None
-                        dice, board = follower.last
-                        obs = Observation(g.index, g.t, False, dice, board)
-                    if fresh and g is last:
-                        self._note_seen(obs)
                     events.extend(self.referee.feed(obs))
+                if fresh:
+                    self._note_seen(observations[-1])
                 self.health.read = follower.stats.read
                 self._still = not last.moving
                 if last.image is not None:
@@ -399,24 +377,21 @@ class Session:
 
     def _maybe_check_drift(self, image: Image) -> None:
         """Every few seconds, on a still frame: has the board or camera moved?"""
-        from calibration.refine import check_drift
-        from calibration.schema import CalibrationError
-
         if self.calibration is None or self.follower is None:
             return
         now = time.monotonic()
-        last = (self.health.drift or {}).get("_at", -DRIFT_EVERY_S)
-        if now - last < DRIFT_EVERY_S or not self._still:
+        last = self.health.drift_checked
+        if (last is not None and now - last < DRIFT_EVERY_S) or not self._still:
             return
+        self.health.drift_checked = now
         try:
             found = check_drift(image, self.calibration)
             self.health.drift = {
                 "moved": bool(found["moved"]),
                 "drift_of_width": found["drift_of_width"],
-                "_at": now,
             }
         except (CalibrationError, cv2.error, ValueError) as e:
-            self.health.drift = {"moved": None, "error": str(e), "_at": now}
+            self.health.drift = {"moved": None, "error": str(e)}
         self._bump()
 
     # --- the cube unit --------------------------------------------------------------------
@@ -484,8 +459,7 @@ class Session:
                     "board": self.seen.board,
                 },
                 "log": [e for e in self.log if _shown(e, rules)][-12:],
-                "health": {k: v for k, v in self.health.to_json().items() if not k.startswith("_")}
-                | {"drift": _public(self.health.drift)},
+                "health": self.health.to_json(),
                 "unit": (
                     {"display": self.unit.display(), "leds": sorted(self.unit.leds())}
                     if self.unit is not None
@@ -545,10 +519,6 @@ def return_memory_promptly() -> bool:
         return bool(ok and libc.mallopt(m_arena_max, 2) == 1)
     except (OSError, AttributeError):
         return False
-
-
-def _public(drift: dict[str, Any] | None) -> dict[str, Any] | None:
-    return None if drift is None else {k: v for k, v in drift.items() if not k.startswith("_")}
 
 
 def _shown(event: Event, rules: MatchRules) -> bool:

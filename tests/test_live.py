@@ -11,8 +11,9 @@ from pathlib import Path
 import numpy as np
 
 from companion.demo import Cue, FilmPlayer, Recording, demo_calibration
+from companion.follow import Glimpse
 from companion.gamevideo import film_game
-from companion.live import Glimpse, Session
+from companion.live import Session
 from companion.rules.match import MatchRules
 from vision.render import render
 
