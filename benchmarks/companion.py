@@ -34,7 +34,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from werkzeug.serving import make_server
 
-from companion.demo import Cue, FilmPlayer, Recording, demo_calibration
+from companion.demo import FilmPlayer, Recording, demo_calibration, session_cue
 from companion.live import Session, return_memory_promptly
 from companion.rules.match import MatchRules
 from companion.web import create_app
@@ -78,12 +78,7 @@ def latency(seconds: float) -> tuple[list[float], list[float]]:
     server = make_server("127.0.0.1", port, create_app(session), threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
 
-    def cue() -> Cue:
-        with session.lock:
-            m = session.match()
-            return Cue((session.match_id, m.game.number), False, m.over)
-
-    player = FilmPlayer(recording, cue, session.stop)
+    player = FilmPlayer(recording, session_cue(session), session.stop)
     url = f"http://127.0.0.1:{port}/"
     browser = chromium()
     browser.get(url)

@@ -121,8 +121,7 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         recording = Recording.load()
         calibration = load(args.calibration) if args.calibration else demo_calibration()
         rules = _rules(args, recording.match_length)
-        workdir = tempfile.mkdtemp(prefix="bgcompanion-demo-")
-        db = Path(args.db) if args.db else Path(workdir) / "demo.db"
+        db = Path(args.db or Path(tempfile.mkdtemp(prefix="bgcompanion-demo-")) / "demo.db")
         cube = args.cube or "emulator"
     else:
         if not args.calibration:
@@ -148,18 +147,9 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     stop_cube, cube_text = _start_cube(cube, session, threads)
 
     if recording is not None:
-        from companion.demo import Cue, FilmPlayer
+        from companion.demo import FilmPlayer, session_cue
 
-        def cue() -> Cue:
-            with session.lock:
-                match = session.match()
-                return Cue(
-                    (session.match_id, match.game.number),
-                    match.phase.value in ("doubled", "beavered", "resigned"),
-                    match.over,
-                )
-
-        player = FilmPlayer(recording, cue, session.stop, args.speed)
+        player = FilmPlayer(recording, session_cue(session), session.stop, args.speed)
         source = f"the demo film ({recording.size[0]}x{recording.size[1]})"
         frames = player.frames()
     else:
@@ -167,15 +157,10 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
         source = f"camera {args.camera}" if args.camera is not None else str(args.video)
         frames = _paced(video_frames(args.camera if args.camera is not None else args.video))
-    threads.append(
-        threading.Thread(
-            target=session.run_camera,
-            args=(frames, source, True),
-            daemon=True,
-            name="camera",
-        )
+    camera = threading.Thread(
+        target=session.run_camera, args=(frames, source, True), daemon=True, name="camera"
     )
-    threads.append(threading.Thread(target=server.serve_forever, daemon=True, name="web"))
+    threads += [camera, threading.Thread(target=server.serve_forever, daemon=True, name="web")]
 
     shown = "0.0.0.0" if args.host == "0.0.0.0" else args.host
     say = _printer(args, stdout, session)
@@ -194,6 +179,7 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         t.start()
     deadline = time.monotonic() + args.seconds if args.seconds else None
     told = None
+    video_running = args.video is not None
     try:
         while deadline is None or time.monotonic() < deadline:
             time.sleep(0.2)
@@ -202,18 +188,16 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 told = problem
                 stdout.write(f"bgcompanion: camera: {problem} (the page stays up)\n")
                 stdout.flush()
-            if not threads[-2].is_alive() and args.video is not None:
+            if video_running and not camera.is_alive():
+                video_running = False
                 stdout.write("bgcompanion: the video has ended; the page stays up (Ctrl-C)\n")
                 stdout.flush()
-                args.video = None
     except KeyboardInterrupt:
         pass
     finally:
         session.stop.set()
         server.shutdown()
-        for t in threads:
-            if t.name == "camera":
-                t.join(timeout=5)  # a reading in progress finishes before the file closes
+        camera.join(timeout=5)  # a reading in progress finishes before the file closes
         stop_cube()
         session.close()
     stdout.write(f"bgcompanion: stopped; the match is in {db}\n")

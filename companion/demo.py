@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,6 +35,9 @@ from numpy.typing import NDArray
 from calibration.schema import Calibration, load
 from companion.gamevideo import FPS, GameFilm, _hand, film_game, video_scene
 from vision.render import Scene, render
+
+if TYPE_CHECKING:
+    from companion.live import Session
 
 Image = NDArray[np.uint8]
 
@@ -100,6 +103,22 @@ class Cue:
     game_key: tuple[int, int]  # (match id, game number): a change starts the next film
     hold: bool  # a double or resignation is being decided: the players wait
     over: bool  # the match is over
+
+
+HOLDING = ("doubled", "beavered", "resigned")  # phases in which the players wait
+
+
+def session_cue(session: Session) -> Callable[[], Cue]:
+    """The cue of a live session's match, for a film played to it."""
+
+    def cue() -> Cue:
+        with session.lock:
+            match = session.match()
+            return Cue(
+                (session.match_id, match.game.number), match.phase.value in HOLDING, match.over
+            )
+
+    return cue
 
 
 class FilmPlayer:
@@ -208,4 +227,4 @@ class FilmPlayer:
         return next_at + period
 
 
-__all__ = ["Cue", "FilmPlayer", "Recording", "demo_calibration"]
+__all__ = ["Cue", "FilmPlayer", "Recording", "demo_calibration", "session_cue"]
