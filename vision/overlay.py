@@ -62,8 +62,11 @@ def draw_reading(
         label = str(d["value"]) if d.get("value") else "?"
         _text(out, label, (x, y - radius - int(16 * scale)), 0.9 * scale, color)
     if board is not None and geo is not None:
-        sides: tuple[tuple[Literal["white", "black"], str], ...] = (("white", "W"), ("black", "B"))
-        for side, mark in sides:
+        sides: tuple[tuple[Literal["white", "black"], str, Any], ...] = (
+            ("white", "W", (255, 255, 255)),
+            ("black", "B", (120, 220, 255)),
+        )
+        for side, mark, label_color in sides:
             counts = board.get(side) or []
             for point in range(1, 25):
                 n = counts[point] if point < len(counts) else 0
@@ -77,13 +80,11 @@ def draw_reading(
                     else rect.y0 + 0.3 * (rect.x1 - rect.x0)
                 )
                 at = px([(cx, edge)])[0]
-                label_color = (255, 255, 255) if side == "white" else (120, 220, 255)
                 _text(out, f"{mark}{n}", (int(at[0]), int(at[1])), 0.6 * scale, label_color)
             bar = counts[25] if len(counts) > 25 else 0
             if bar:
                 bx = geo.bar.center[0]
                 by = h * (0.4 if side == "white" else 0.6)
                 at = px([(bx, by)])[0]
-                label_color = (255, 255, 255) if side == "white" else (120, 220, 255)
                 _text(out, f"{mark}{bar}", (int(at[0]), int(at[1])), 0.7 * scale, label_color)
     return out
