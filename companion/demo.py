@@ -33,8 +33,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.schema import Calibration, load
-from companion.gamevideo import FPS, GameFilm, _hand, film_game, video_scene
-from vision.render import Scene, render
+from companion.gamevideo import FPS, GameFilm, _hand, film_game, shot_images, video_scene
+from vision.render import Scene
 
 if TYPE_CHECKING:
     from companion.live import Session
@@ -149,16 +149,12 @@ class FilmPlayer:
             # reading down, so it runs at a lower priority (Linux: per thread).
             with contextlib.suppress(AttributeError, OSError):
                 os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-            last: tuple[int, Image] | None = None
-            for shot in film.shots:
+            for shot, image in shot_images(film):
                 if done.is_set():
                     return
-                key = id(shot.scene)
-                if last is None or last[0] != key:
-                    last = (key, render(shot.scene).image)
                 while not done.is_set():
                     try:
-                        ahead.put((shot.hand, shot.frames, last[1]), timeout=0.2)
+                        ahead.put((shot.hand, shot.frames, image), timeout=0.2)
                         break
                     except queue.Full:
                         continue

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -265,6 +266,15 @@ def film_game(
     return film
 
 
+def shot_images(film: GameFilm) -> Iterator[tuple[Shot, np.ndarray]]:
+    """Each shot with its scene's image, rendered once for shots in a row that share it."""
+    last: tuple[Scene, np.ndarray] | None = None
+    for shot in film.shots:
+        if last is None or last[0] is not shot.scene:
+            last = (shot.scene, render(shot.scene).image)
+        yield shot, last[1]
+
+
 def write_video(film: GameFilm, path: str | Path, fps: int = FPS) -> int:
     """Renders the film to a video file (Motion JPEG in AVI); returns the number of frames.
 
@@ -276,16 +286,10 @@ def write_video(film: GameFilm, path: str | Path, fps: int = FPS) -> int:
     out = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), fps, (iw, ih))
     if not out.isOpened():
         raise OSError(f"{path}: cannot write a video there")
-    cache: dict[int, np.ndarray] = {}
     rng = np.random.default_rng(0)
     frames = 0
     try:
-        for shot in film.shots:
-            key = id(shot.scene)
-            if key not in cache:
-                cache.clear()
-                cache[key] = render(shot.scene).image
-            image = cache[key]
+        for shot, image in shot_images(film):
             for _k in range(shot.frames):
                 frame = _hand(image, rng) if shot.hand else image
                 out.write(frame)
