@@ -347,14 +347,23 @@ class BoardReader:
                     best, best_cost = k, cost
         if best_cost < 1:
             return best, float((1.0 - best_cost) ** 0.5)
-        for k, pattern in enumerate(PATTERNS):
-            if len(pattern) == len(along_d) + 1:
-                for gone in range(len(pattern)):
-                    cost = self._cost(along_d, pattern[:gone] + pattern[gone + 1 :])
-                    if cost < min(best_cost, 0.7):
-                        best, best_cost = k, cost
-                        return best, 0.4 * (1.0 - cost) ** 0.5
+        for k in range(len(PATTERNS)):
+            missed = self._one_missed(along_d, k)
+            if missed is not None:
+                return k, missed
         return best, 0.0
+
+    def _one_missed(self, along_d: list[float], count: int) -> float | None:
+        """The confidence (below 0.5) that `count` explains the circles with one of its
+        visible checkers missed, or None."""
+        pattern = PATTERNS[count]
+        if len(pattern) != len(along_d) + 1:
+            return None
+        for gone in range(len(pattern)):
+            cost = self._cost(along_d, pattern[:gone] + pattern[gone + 1 :])
+            if cost < 0.7:
+                return float(0.4 * (1.0 - cost) ** 0.5)
+        return None
 
     def _fewer(self, along_d: list[float], count: int) -> list[tuple[int, float]]:
         """Smaller counts that also explain the circles found, with their confidence.
@@ -366,14 +375,11 @@ class BoardReader:
         out = []
         for k in range(count):
             pattern = PATTERNS[k]
-            if len(pattern) == len(along_d) and self._cost(along_d, pattern) < 1:
-                out.append((k, float((1.0 - self._cost(along_d, pattern)) ** 0.5)))
-            elif len(pattern) == len(along_d) + 1:
-                for gone in range(len(pattern)):
-                    cost = self._cost(along_d, pattern[:gone] + pattern[gone + 1 :])
-                    if cost < 0.7:
-                        out.append((k, 0.4 * (1.0 - cost) ** 0.5))
-                        break
+            cost = self._cost(along_d, pattern) if len(pattern) == len(along_d) else math.inf
+            if cost < 1:
+                out.append((k, float((1.0 - cost) ** 0.5)))
+            elif (missed := self._one_missed(along_d, k)) is not None:
+                out.append((k, missed))
         return out
 
     def _circles(
