@@ -284,7 +284,10 @@ def _single_is_face(cfg: Config, gray: Image, pip: Pip) -> bool:
     return bool(near.mean() >= f["single_ring_share"])
 
 
-def find_faces(cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False) -> list[Face]:
+def pip_groups(
+    cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False
+) -> list[list[Pip]]:
+    """Pips joined when they could be on one face (`_linked`), whatever pattern they make."""
     n = len(pips)
     parent = list(range(n))
 
@@ -301,8 +304,12 @@ def find_faces(cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(pips[i])
+    return list(groups.values())
+
+
+def find_faces(cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False) -> list[Face]:
     faces = []
-    for group in groups.values():
+    for group in pip_groups(cfg, gray, pips, enlarged):
         if len(group) == 1 and not _single_is_face(cfg, gray, group[0]):
             continue
         pts = np.array([[p.x, p.y] for p in group])
@@ -340,15 +347,297 @@ def group_dice(cfg: Config, faces: list[Face]) -> list[DieReading]:
     return dice
 
 
+# --- reading a die by its face ---------------------------------------------------------
+
+# The nine places a pip can take on a face (row, column in thirds), and the patterns of
+# each value in both of a square's orientations.
+_C, _TL, _TR, _BL, _BR, _ML, _MR, _TM, _BM = (4, 0, 2, 6, 8, 3, 5, 1, 7)
+_FACE_PATTERNS: tuple[tuple[int, frozenset[int]], ...] = (
+    (1, frozenset({_C})),
+    (2, frozenset({_TL, _BR})),
+    (2, frozenset({_TR, _BL})),
+    (3, frozenset({_TL, _C, _BR})),
+    (3, frozenset({_TR, _C, _BL})),
+    (4, frozenset({_TL, _TR, _BL, _BR})),
+    (5, frozenset({_TL, _TR, _BL, _BR, _C})),
+    (6, frozenset({_TL, _TR, _BL, _BR, _ML, _MR})),
+    (6, frozenset({_TL, _TR, _BL, _BR, _TM, _BM})),
+)
+_PATCH = 36  # side of the rectified face, px
+
+
+def face_patch(gray: Image, box: NDArray[np.float64]) -> NDArray[np.float32]:
+    """The face inside `box` (4 corners in order round it) warped to a _PATCH square."""
+    canon = np.float32([[0, 0], [_PATCH, 0], [0, _PATCH]])
+    corners = np.float32([box[0], box[1], box[3]])
+    m = cv2.getAffineTransform(canon, corners)
+    patch = cv2.warpAffine(
+        gray,
+        m,
+        (_PATCH, _PATCH),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(patch, dtype=np.float32)
+
+
+def read_face(
+    cfg: Config, patch: NDArray[np.float32], dark: bool
+) -> tuple[int | None, float, bool]:
+    """The value a rectified face shows, its confidence, and whether it has pips at all.
+
+    Pips are the local peaks of contrast to the face's level inside the face; those at
+    least `peak_share` of the strongest count, and must make one of the six patterns
+    (`_pattern`) centred on the face. The confidence falls when the weakest pip is not
+    clearly above the strongest peak left out.
+    """
+    r = cfg["read"]
+    level = float(np.median(patch))
+    resp = (level - patch) if dark else (patch - level)
+    resp = np.asarray(cv2.GaussianBlur(resp, (0, 0), r["smooth"] * _PATCH), np.float32)
+    k = int(r["peak_apart"] * _PATCH) | 1
+    peak = cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    edge = int(r["inner_margin"] * _PATCH)
+    inner = np.zeros(resp.shape, bool)
+    inner[edge : _PATCH - edge, edge : _PATCH - edge] = True
+    ys, xs = np.nonzero((resp >= peak) & inner & (resp > 0))
+    if not len(xs):
+        return None, 0.0, False
+    values = resp[ys, xs]
+    top = float(values.max())
+    if top < r["contrast_min"]:
+        return None, 0.0, False
+    on = values >= r["peak_share"] * top
+    pts = np.stack([xs[on], ys[on]], 1).astype(np.float64) / _PATCH
+    value, conf = _pattern(cfg, pts)
+    if value is None:
+        return None, 0.0, True
+    if np.linalg.norm(pts.mean(axis=0) - 0.5) > r["centre_off_max"]:
+        return None, 0.0, True
+    left_out = float(values[~on].max()) if (~on).any() else 0.0
+    margin = (float(values[on].min()) - left_out) / top
+    conf *= min(1.0, max(0.0, margin / r["margin_full"]))
+    return value, conf, True
+
+
+def face_box(
+    cfg: Config, image: Image, pips: list[Pip], side_px: float
+) -> tuple[NDArray[np.float64], float] | None:
+    """The top face round a group of pips (image px, 4 corners in order), if there is one.
+
+    `image` is the camera image (colour or grey), `pips` in its pixels and `side_px` the
+    largest die side expected there. The face is the region of the pips' face colour
+    that holds them, cut off from a background of a like colour by eroding it just
+    enough to stand alone (and growing it back).
+    """
+    r = cfg["read"]
+    zoom = max(1.0, r["face_px"] / side_px)
+    half = r["reach_sides"] * side_px
+    cx = float(np.mean([p.x for p in pips]))
+    cy = float(np.mean([p.y for p in pips]))
+    hgt, wid = image.shape[:2]
+    x0, y0 = max(0, int(cx - half)), max(0, int(cy - half))
+    x1, y1 = min(wid, int(cx + half) + 1), min(hgt, int(cy + half) + 1)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    win = cv2.resize(image[y0:y1, x0:x1], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
+    win = win.astype(np.float32).reshape(win.shape[0], win.shape[1], -1)
+    local = [((p.x - x0) * zoom, (p.y - y0) * zoom, p.r * zoom) for p in pips]
+    ring = np.concatenate([_circle(x, y, r["ring_radii"] * pr + 1) for x, y, pr in local])
+    ring = ring[
+        (ring[:, 0] >= 0)
+        & (ring[:, 1] >= 0)
+        & (ring[:, 0] < win.shape[1])
+        & (ring[:, 1] < win.shape[0])
+    ]
+    if len(ring) < 8:
+        return None
+    samples = win[ring[:, 1].astype(int), ring[:, 0].astype(int)]
+    colour = np.median(samples, axis=0)
+    dist = np.sqrt(((win - colour) ** 2).sum(axis=2))
+    noise = float(np.median(np.sqrt(((samples - colour) ** 2).sum(axis=1))))
+    contrast = float(np.median([p.contrast for p in pips]))
+    tol = min(max(r["tolerance_noise"] * noise, r["tolerance_min"]), r["tolerance_max"] * contrast)
+    mask = (dist <= tol).astype(np.uint8)
+    for x, y, pr in local:
+        cv2.circle(mask, (round(x), round(y)), round(pr * 1.3), 1, -1)
+    seed = (round(local[0][1]), round(local[0][0]))
+    side = side_px * zoom
+    h, w = mask.shape
+    for k in range(int(r["cut_max"] * side) + 1):
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+        eroded = cv2.erode(mask, kernel) if k else mask
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(eroded, connectivity=4)
+        label = lab[seed]
+        if label == 0:
+            near = lab[
+                max(0, seed[0] - k - 2) : seed[0] + k + 3, max(0, seed[1] - k - 2) : seed[1] + k + 3
+            ]
+            if not (near > 0).any():
+                return None
+            label = int(np.bincount(near[near > 0]).argmax())
+        bx, by, bw, bh, _ = stats[label]
+        if bx > 0 and by > 0 and bx + bw < w and by + bh < h:
+            region = (lab == label).astype(np.uint8)
+            if k:
+                region = cv2.dilate(region, kernel) & mask
+            contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            outline = max(contours, key=cv2.contourArea)
+            rect = cv2.minAreaRect(outline)
+            # Holes (pips and their blurred rims) filled: how much of its box the face fills.
+            fill = (cv2.contourArea(outline) + len(outline) / 2) / max(
+                1.0, (rect[1][0] + 1) * (rect[1][1] + 1)
+            )
+            box = cv2.boxPoints(rect)
+            return np.asarray(box, np.float64) / zoom + np.array([x0, y0], np.float64), fill
+    return None
+
+
+def _px_per_mm(geo: BoardGeometry, x: float, y: float) -> float:
+    """The camera image's scale (px per board mm) at an image point."""
+    mx, my = geo.px_to_mm(np.array([[x, y]], np.float64))[0]
+    pts = geo.mm_to_px([(mx, my), (mx + 10, my), (mx, my + 10)])
+    return float(np.linalg.norm(pts[1] - pts[0]) + np.linalg.norm(pts[2] - pts[0])) / 20
+
+
+_RIM_ANGLES = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+
+
+def under_checker(cfg: Config, gray: Image, geo: BoardGeometry, x: float, y: float) -> bool:
+    """Whether the die at image point (x, y) stands on a checker: a checker's rim round it.
+
+    Checker-sized circles (board mm) whose disc holds the die are tried; one counts when
+    edges facing its centre line most of its rim. Size alone cannot tell: a checker
+    raises a die a few millimetres, about half a percent nearer a camera a metre away.
+    """
+    j = cfg["judge"]
+    cx, cy = geo.px_to_mm(np.array([[x, y]], np.float64))[0]
+    pw = geo.point_width_mm
+    radii = np.array([j["checker_share_min"], j["checker_share_max"]]) * pw / 2
+    radii = np.linspace(radii[0], radii[1], 4)
+    reach = j["checker_offset_max"] * radii.max()
+    steps = np.arange(-reach, reach + 1e-9, j["checker_step_mm"])
+    ox, oy = np.meshgrid(steps, steps)
+    keep = np.hypot(ox, oy) <= reach
+    centres = np.stack([cx + ox[keep], cy + oy[keep]], 1)  # C x 2 (mm)
+    cos, sin = np.cos(_RIM_ANGLES), np.sin(_RIM_ANGLES)
+    rim = np.stack(
+        [
+            centres[:, None, None, 0] + radii[None, :, None] * cos,
+            centres[:, None, None, 1] + radii[None, :, None] * sin,
+        ],
+        -1,
+    )  # C x R x A x 2 (mm)
+    px = geo.mm_to_px(rim.reshape(-1, 2)).reshape(rim.shape)
+    hgt, wid = gray.shape
+    x0 = int(max(0, px[..., 0].min() - 3))
+    y0 = int(max(0, px[..., 1].min() - 3))
+    x1 = int(min(wid, px[..., 0].max() + 4))
+    y1 = int(min(hgt, px[..., 1].max() + 4))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return False
+    win = cv2.GaussianBlur(gray[y0:y1, x0:x1], (0, 0), 0.8)
+    gx = cv2.Sobel(win, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(win, cv2.CV_32F, 0, 1, ksize=3)
+    ix = np.clip(np.rint(px[..., 0] - x0).astype(np.intp), 0, x1 - x0 - 1)
+    iy = np.clip(np.rint(px[..., 1] - y0).astype(np.intp), 0, y1 - y0 - 1)
+    # The radius's direction in the image, from the rim point towards the centre's image.
+    centre_px = geo.mm_to_px(centres)
+    rx = px[..., 0] - centre_px[:, None, None, 0]
+    ry = px[..., 1] - centre_px[:, None, None, 1]
+    norm = np.maximum(np.hypot(rx, ry), 1e-6)
+    sx, sy = gx[iy, ix], gy[iy, ix]
+    radial = np.abs(sx * rx + sy * ry) / norm
+    facing = (radial > j["rim_edge_min"]) & (radial**2 > j["rim_facing_min"] * (sx**2 + sy**2))
+    # A pixel either way along the radius: rims are not drawn exactly round.
+    share = facing.mean(axis=-1)
+    return bool(share.max() >= j["rim_share_min"])
+
+
+def read_calibrated(
+    cfg: Config,
+    image: Image,
+    work: Image,
+    pips: list[Pip],
+    geo: BoardGeometry,
+    view: tuple[float, int, int],
+) -> list[DieReading]:
+    """Dice on a calibrated board, found from their pips and read from their faces.
+
+    Any group of pips that could share a face seeds a die: the even region round it must
+    be a die-sized quadrilateral (board mm), and the die's value is read from that whole
+    face, so a pip the finder missed or split off is still counted.
+    """
+    zoom, x0, y0 = view
+    p, j = cfg["pips"], cfg["judge"]
+    image_gray = to_gray(image)
+    found: list[tuple[DieReading, NDArray[np.float64], bool, float]] = []
+    for group in pip_groups(cfg, work, pips, enlarged=zoom > 1):
+        pts = np.array([[q.x, q.y] for q in group])
+        cx, cy = pts.mean(axis=0)
+        scale = _px_per_mm(geo, cx / zoom + x0, cy / zoom + y0)
+        face = Face(group, None, 0.0, float(cx), float(cy), float(np.mean([q.face for q in group])))
+        in_image = [
+            Pip(q.x / zoom + x0, q.y / zoom + y0, q.r / zoom, q.dark, q.face, q.contrast, q.shape)
+            for q in group
+        ]
+        boxed = face_box(cfg, image, in_image, p["die_mm_max"] * scale)
+        if boxed is None:
+            continue
+        box, fill = boxed
+        box = (box - np.array([x0, y0], np.float64)) * zoom
+        mm = geo.px_to_mm(box / zoom + np.array([x0, y0], np.float64))
+        a = float(np.linalg.norm(mm[1] - mm[0]))
+        b = float(np.linalg.norm(mm[2] - mm[1]))
+        size = math.sqrt(a * b)
+        if not p["die_mm_min"] * j["die_size_low"] <= size <= p["die_mm_max"] * j["die_size_high"]:
+            continue
+        centre = box.mean(axis=0)
+        same = [
+            k
+            for k, (die, other, _, _) in enumerate(found)
+            if np.linalg.norm(other.mean(axis=0) - centre)
+            < cfg["read"]["same_face"] * size * scale * zoom
+        ]
+        if same:
+            found[same[0]][0].faces[0].pips.extend(group)
+            continue
+        die = DieReading(None, 0.0, (float(centre[0]), float(centre[1])), faces=[face])
+        die.aspect, die.size_mm = min(a, b) / max(a, b), size
+        found.append((die, box, group[0].dark, fill))
+    dice = []
+    for die, box, dark, fill in found:
+        die.value, die.confidence, pips_seen = read_face(cfg, face_patch(work, box), dark)
+        if not pips_seen:
+            continue  # an even patch of board, not a die
+        if die.value is None and fill < cfg["read"]["square_min"]:
+            continue  # no pattern, and no square face either (a checker's middle, say)
+        if die.confidence < j["confidence_min"]:
+            die.value = None
+        die.flat = die.aspect is None or die.aspect >= j["cocked_aspect_max"]
+        x, y = die.center_px
+        die.on_checker = under_checker(cfg, image_gray, geo, x / zoom + x0, y / zoom + y0)
+        dice.append(die)
+    return dice
+
+
 # --- judging ------------------------------------------------------------------------
 
 
-def _face_box(cfg: Config, gray: Image, face: Face) -> NDArray[np.float64] | None:
-    """The corners (4 x 2, px) of the even region around a face's pips, if it is closed."""
+def _face_box(
+    cfg: Config, gray: Image, face: Face, reach: float | None = None
+) -> NDArray[np.float64] | None:
+    """The corners (4 x 2, px) of the even region around a face's pips, if it is closed.
+
+    `reach` (px) is how far from the face's centre the region is looked for; by default
+    it follows from the pips' size and spread.
+    """
     r = float(np.mean([p.r for p in face.pips]))
     spread = max((math.hypot(p.x - face.x, p.y - face.y) for p in face.pips), default=0.0)
     # Wide enough for the whole face of a 1 turned 45 degrees (pips are about a 12th of it).
-    half = int(max(cfg["judge"]["face_box_radii"] * r, 2.2 * spread + 3 * r)) + 2
+    if reach is None:
+        reach = max(cfg["judge"]["face_box_radii"] * r, 2.2 * spread + 3 * r)
+    half = int(reach) + 2
     hgt, wid = gray.shape
     x0, y0 = max(0, int(face.x) - half), max(0, int(face.y) - half)
     x1, y1 = min(wid, int(face.x) + half + 1), min(hgt, int(face.y) + half + 1)
@@ -549,11 +838,11 @@ def read_dice(
         p = cfg["pips"]
         r_max = d_max / 2
         pips = [q for q in pips if q.r >= r_max * p["calibrated_radius_min"]]
-    faces = find_faces(cfg, work, pips, enlarged=zoom > 1)
-    dice = group_dice(cfg, faces)
-    judge_dice(cfg, work, dice, geo, (zoom, x0, y0))
     if geo is not None:
-        dice = [d for d in dice if _die_sized(cfg, d)]
+        dice = read_calibrated(cfg, image, work, pips, geo, (zoom, x0, y0))
+    else:
+        dice = group_dice(cfg, find_faces(cfg, work, pips))
+        judge_dice(cfg, work, dice, None)
     for die in dice:
         x, y = die.center_px
         die.center_px = (x / zoom + x0, y / zoom + y0)
