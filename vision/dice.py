@@ -368,8 +368,8 @@ _PATCH = 36  # side of the rectified face, px
 
 def face_patch(gray: Image, box: NDArray[np.float64]) -> NDArray[np.float32]:
     """The face inside `box` (4 corners in order round it) warped to a _PATCH square."""
-    canon = np.float32([[0, 0], [_PATCH, 0], [0, _PATCH]])
-    corners = np.float32([box[0], box[1], box[3]])
+    canon = np.array([[0, 0], [_PATCH, 0], [0, _PATCH]], np.float32)
+    corners = np.array([box[0], box[1], box[3]], np.float32)
     m = cv2.getAffineTransform(canon, corners)
     patch = cv2.warpAffine(
         gray,
@@ -467,7 +467,7 @@ def face_box(
     for k in range(int(r["cut_max"] * side) + 1):
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
         eroded = cv2.erode(mask, kernel) if k else mask
-        n, lab, stats, _ = cv2.connectedComponentsWithStats(eroded, connectivity=4)
+        _, lab, stats, _ = cv2.connectedComponentsWithStats(eroded, connectivity=4)
         label = lab[seed]
         if label == 0:
             near = lab[
