@@ -412,6 +412,18 @@ def read_face(
     value, conf = _pattern(cfg, pts)
     if value is None:
         return None, 0.0, True
+    if value == 1:
+        # A lone spot is a 1 only on an even face: a light gap between checkers is not.
+        rest = inner.copy()
+        cv2.circle(
+            rest.view(np.uint8),
+            (int(xs[on][0]), int(ys[on][0])),
+            int(r["pip_clear"] * _PATCH),
+            0,
+            -1,
+        )
+        if np.percentile(np.abs(resp[rest]), 90) > r["uneven_max"] * top:
+            return None, 0.0, False
     if np.linalg.norm(pts.mean(axis=0) - 0.5) > r["centre_off_max"]:
         return None, 0.0, True
     left_out = float(values[~on].max()) if (~on).any() else 0.0
@@ -420,77 +432,182 @@ def read_face(
     return value, conf, True
 
 
-def face_box(
+def _max_channel_gradient(win: NDArray[Any]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Sobel x and y of the channel that changes most at each pixel."""
+    gx = cv2.Sobel(win, cv2.CV_32F, 1, 0, ksize=3).reshape(win.shape)
+    gy = cv2.Sobel(win, cv2.CV_32F, 0, 1, ksize=3).reshape(win.shape)
+    mag = gx * gx + gy * gy
+    best = mag.argmax(axis=2)[..., None]
+    return (
+        np.asarray(np.take_along_axis(gx, best, 2)[..., 0], np.float32),
+        np.asarray(np.take_along_axis(gy, best, 2)[..., 0], np.float32),
+    )
+
+
+def _edge_pair(
+    cfg: Config, profile: NDArray[np.float64], lo: float, hi: float, width: tuple[float, float]
+) -> tuple[int, int, float] | None:
+    """The face's two edges on a profile across it: the innermost strong peak below `lo`
+    and above `hi` (the pips' extent), `width` (min, max) apart. Returns them and the
+    weaker one's strength as a share of the stronger."""
+    r = cfg["read"]
+    n = len(profile)
+    peaks = [
+        i
+        for i in range(1, n - 1)
+        if profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1] and profile[i] > 0
+    ]
+    left = [i for i in peaks if i < lo]
+    right = [i for i in peaks if i > hi]
+    if not left or not right:
+        return None
+    best: tuple[int, int, float] | None = None
+    best_score = 0.0
+    top = float(max(profile[i] for i in left + right))
+    for a in left:
+        for b in right:
+            if not width[0] <= b - a <= width[1]:
+                continue
+            pa, pb = float(profile[a]), float(profile[b])
+            if min(pa, pb) < r["edge_share"] * top:
+                continue
+            # The strongest pair; of nearly as strong ones the innermost (a cocked die's
+            # top ends where its side begins).
+            score = pa + pb - r["edge_inward"] * top * (b - a) / width[1]
+            if score > best_score:
+                best, best_score = (a, b, min(pa, pb) / max(pa, pb)), score
+    return best
+
+
+def seed_groups(cfg: Config, pips: list[Pip], side_px: float) -> list[list[Pip]]:
+    """Pips close enough to share a die's face (single linkage), of one kind and face level."""
+    n = len(pips)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    reach = cfg["read"]["seed_link"] * side_px
+    for i in range(n):
+        a = pips[i]
+        for k in range(i + 1, n):
+            b = pips[k]
+            if a.dark != b.dark or abs(a.x - b.x) > reach or abs(a.y - b.y) > reach:
+                continue
+            if math.hypot(a.x - b.x, a.y - b.y) > reach:
+                continue
+            if abs(a.face - b.face) > cfg["faces"]["face_diff_max"] * min(a.contrast, b.contrast):
+                continue
+            parent[root(i)] = root(k)
+    groups: dict[int, list[Pip]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(pips[i])
+    return list(groups.values())
+
+
+def fit_face(
     cfg: Config, image: Image, pips: list[Pip], side_px: float
 ) -> tuple[NDArray[np.float64], float] | None:
-    """The top face round a group of pips (image px, 4 corners in order), if there is one.
+    """The top face round a group of pips (image px, 4 corners in order), from its edges.
 
-    `image` is the camera image (colour or grey), `pips` in its pixels and `side_px` the
-    largest die side expected there. The face is the region of the pips' face colour
-    that holds them, cut off from a background of a like colour by eroding it just
-    enough to stand alone (and growing it back).
+    `side_px` is a die's usual side there. The face's turn is where the edges round the
+    pips agree (their gradients' angle times four: round pips cancel out); turned
+    upright, each pair of the face's sides is the innermost pair of strong straight
+    edges either side of the pips (a cocked die's top ends where its side begins).
+    Returns the corners and the weaker side's edge strength as a share of the strongest.
     """
     r = cfg["read"]
     zoom = max(1.0, r["face_px"] / side_px)
-    half = r["reach_sides"] * side_px
+    half = r["reach_sides"] * side_px * r["side_max"]
     cx = float(np.mean([p.x for p in pips]))
     cy = float(np.mean([p.y for p in pips]))
     hgt, wid = image.shape[:2]
     x0, y0 = max(0, int(cx - half)), max(0, int(cy - half))
     x1, y1 = min(wid, int(cx + half) + 1), min(hgt, int(cy + half) + 1)
-    if x1 - x0 < 4 or y1 - y0 < 4:
+    if x1 - x0 < 8 or y1 - y0 < 8:
         return None
     win = cv2.resize(image[y0:y1, x0:x1], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
-    win = win.astype(np.float32).reshape(win.shape[0], win.shape[1], -1)
-    local = [((p.x - x0) * zoom, (p.y - y0) * zoom, p.r * zoom) for p in pips]
-    ring = np.concatenate([_circle(x, y, r["ring_radii"] * pr + 1) for x, y, pr in local])
-    ring = ring[
-        (ring[:, 0] >= 0)
-        & (ring[:, 1] >= 0)
-        & (ring[:, 0] < win.shape[1])
-        & (ring[:, 1] < win.shape[0])
-    ]
-    if len(ring) < 8:
-        return None
-    samples = win[ring[:, 1].astype(int), ring[:, 0].astype(int)]
-    colour = np.median(samples, axis=0)
-    dist = np.sqrt(((win - colour) ** 2).sum(axis=2))
-    noise = float(np.median(np.sqrt(((samples - colour) ** 2).sum(axis=1))))
-    contrast = float(np.median([p.contrast for p in pips]))
-    tol = min(max(r["tolerance_noise"] * noise, r["tolerance_min"]), r["tolerance_max"] * contrast)
-    mask = (dist <= tol).astype(np.uint8)
-    for x, y, pr in local:
-        cv2.circle(mask, (round(x), round(y)), round(pr * 1.3), 1, -1)
-    seed = (round(local[0][1]), round(local[0][0]))
+    win = np.asarray(cv2.GaussianBlur(win, (0, 0), r["edge_smooth"]), np.float32)
+    win = win.reshape(win.shape[0], win.shape[1], -1)
     side = side_px * zoom
-    h, w = mask.shape
-    for k in range(int(r["cut_max"] * side) + 1):
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
-        eroded = cv2.erode(mask, kernel) if k else mask
-        _, lab, stats, _ = cv2.connectedComponentsWithStats(eroded, connectivity=4)
-        label = lab[seed]
-        if label == 0:
-            near = lab[
-                max(0, seed[0] - k - 2) : seed[0] + k + 3, max(0, seed[1] - k - 2) : seed[1] + k + 3
-            ]
-            if not (near > 0).any():
-                return None
-            label = int(np.bincount(near[near > 0]).argmax())
-        bx, by, bw, bh, _ = stats[label]
-        if bx > 0 and by > 0 and bx + bw < w and by + bh < h:
-            region = (lab == label).astype(np.uint8)
-            if k:
-                region = cv2.dilate(region, kernel) & mask
-            contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            outline = max(contours, key=cv2.contourArea)
-            rect = cv2.minAreaRect(outline)
-            # Holes (pips and their blurred rims) filled: how much of its box the face fills.
-            fill = (cv2.contourArea(outline) + len(outline) / 2) / max(
-                1.0, (rect[1][0] + 1) * (rect[1][1] + 1)
-            )
-            box = cv2.boxPoints(rect)
-            return np.asarray(box, np.float64) / zoom + np.array([x0, y0], np.float64), fill
-    return None
+    c = ((cx - x0) * zoom, (cy - y0) * zoom)
+    gx, gy = _max_channel_gradient(win)
+    h, w = gx.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    # The face's sides (and its shadow's) are where most edge lies round the pips, at
+    # about half a side from them; the pips themselves are masked out.
+    dist = np.hypot(xx - c[0], yy - c[1])
+    ring = (dist >= r["turn_inner"] * side) & (dist <= r["turn_outer"] * side)
+    for p in pips:
+        px, py = (p.x - x0) * zoom, (p.y - y0) * zoom
+        ring &= np.hypot(xx - px, yy - py) > 2.0 * p.r * zoom + 2
+    weight = np.sqrt(gx * gx + gy * gy) * ring
+    angle4 = np.mod(4 * np.arctan2(gy, gx), 2 * np.pi)
+    bins = 72
+    hist = np.bincount(
+        (angle4 * bins / (2 * np.pi)).astype(np.intp).ravel() % bins,
+        weights=weight.ravel(),
+        minlength=bins,
+    )
+    hist = hist + np.roll(hist, 1) + np.roll(hist, -1)  # circular smoothing
+    peak = (int(hist.argmax()) + 0.5) * 2 * np.pi / bins
+    near_peak = np.abs(np.angle(np.exp(1j * (angle4 - peak)))) < np.pi / 6
+    wsel = weight * near_peak
+    turn = (
+        peak
+        + math.atan2(
+            float((wsel * np.sin(angle4 - peak)).sum()), float((wsel * np.cos(angle4 - peak)).sum())
+        )
+    ) / 4
+    # Turn the window so that the face's sides run along its axes.
+    rot = cv2.getRotationMatrix2D(c, math.degrees(turn), 1.0)
+    upright = cv2.warpAffine(
+        win, rot, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    upright = upright.reshape(h, w, -1)
+    ux, uy = _max_channel_gradient(upright)
+    ax, ay = np.abs(ux), np.abs(uy)
+    local = np.array([((p.x - x0) * zoom, (p.y - y0) * zoom, 1.0) for p in pips]) @ rot.T
+    px0, px1 = local[:, 0].min(), local[:, 0].max()
+    py0, py1 = local[:, 1].min(), local[:, 1].max()
+    clear = r["pip_clear"] * side
+    width = (r["side_min"] * side, r["side_max"] * side)
+    band = r["band"] * side
+
+    def rows(a: float, b: float) -> slice:
+        return slice(max(0, int(a)), min(h, int(b) + 1))
+
+    def cols(a: float, b: float) -> slice:
+        return slice(max(0, int(a)), min(w, int(b) + 1))
+
+    # Across: rows about the pips; down: columns between the sides found; across again.
+    mid_y = (py0 + py1) / 2
+    xs = _edge_pair(
+        cfg, ax[rows(mid_y - band, mid_y + band)].sum(axis=0), px0 - clear, px1 + clear, width
+    )
+    if xs is None:
+        return None
+    inset = 0.1 * (xs[1] - xs[0])
+    ys = _edge_pair(
+        cfg, ay[:, cols(xs[0] + inset, xs[1] - inset)].sum(axis=1), py0 - clear, py1 + clear, width
+    )
+    if ys is None:
+        return None
+    inset = 0.1 * (ys[1] - ys[0])
+    xs = _edge_pair(
+        cfg, ax[rows(ys[0] + inset, ys[1] - inset)].sum(axis=0), px0 - clear, px1 + clear, width
+    )
+    if xs is None:
+        return None
+    corners = (
+        np.array([[xs[0], ys[0]], [xs[1], ys[0]], [xs[1], ys[1]], [xs[0], ys[1]]], np.float64) + 0.5
+    )  # an edge's peak lies between two pixels
+    back = cv2.invertAffineTransform(rot)
+    pts = np.asarray(np.hstack([corners, np.ones((4, 1))]) @ back.T, np.float64)
+    return pts / zoom + np.array([x0, y0], np.float64), min(xs[2], ys[2])
 
 
 def _px_per_mm(geo: BoardGeometry, x: float, y: float) -> float:
@@ -572,7 +689,8 @@ def read_calibrated(
     p, j = cfg["pips"], cfg["judge"]
     image_gray = to_gray(image)
     found: list[tuple[DieReading, NDArray[np.float64], bool, float]] = []
-    for group in pip_groups(cfg, work, pips, enlarged=zoom > 1):
+    mean_scale = _px_per_mm(geo, work.shape[1] / zoom / 2 + x0, work.shape[0] / zoom / 2 + y0)
+    for group in seed_groups(cfg, pips, cfg["judge"]["die_mm"] * mean_scale * zoom):
         pts = np.array([[q.x, q.y] for q in group])
         cx, cy = pts.mean(axis=0)
         scale = _px_per_mm(geo, cx / zoom + x0, cy / zoom + y0)
@@ -581,10 +699,10 @@ def read_calibrated(
             Pip(q.x / zoom + x0, q.y / zoom + y0, q.r / zoom, q.dark, q.face, q.contrast, q.shape)
             for q in group
         ]
-        boxed = face_box(cfg, image, in_image, p["die_mm_max"] * scale)
+        boxed = fit_face(cfg, image, in_image, cfg["judge"]["die_mm"] * scale)
         if boxed is None:
             continue
-        box, fill = boxed
+        box, edges_even = boxed
         box = (box - np.array([x0, y0], np.float64)) * zoom
         mm = geo.px_to_mm(box / zoom + np.array([x0, y0], np.float64))
         a = float(np.linalg.norm(mm[1] - mm[0]))
@@ -604,14 +722,14 @@ def read_calibrated(
             continue
         die = DieReading(None, 0.0, (float(centre[0]), float(centre[1])), faces=[face])
         die.aspect, die.size_mm = min(a, b) / max(a, b), size
-        found.append((die, box, group[0].dark, fill))
+        found.append((die, box, group[0].dark, edges_even))
     dice = []
-    for die, box, dark, fill in found:
+    for die, box, dark, edges_even in found:
         die.value, die.confidence, pips_seen = read_face(cfg, face_patch(work, box), dark)
         if not pips_seen:
             continue  # an even patch of board, not a die
-        if die.value is None and fill < cfg["read"]["square_min"]:
-            continue  # no pattern, and no square face either (a checker's middle, say)
+        if die.value is None and edges_even < cfg["read"]["unread_edges_min"]:
+            continue  # no pattern, and no clear square face either (a checker's middle, say)
         if die.confidence < j["confidence_min"]:
             die.value = None
         die.flat = die.aspect is None or die.aspect >= j["cocked_aspect_max"]
