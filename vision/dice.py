@@ -364,6 +364,7 @@ _FACE_PATTERNS: tuple[tuple[int, frozenset[int]], ...] = (
     (6, frozenset({_TL, _TR, _BL, _BR, _TM, _BM})),
 )
 _PATCH = 36  # side of the rectified face, px
+_NO_PIPS = np.zeros((0, 2))
 
 
 def face_patch(gray: Image, box: NDArray[np.float64]) -> NDArray[np.float32]:
@@ -383,8 +384,9 @@ def face_patch(gray: Image, box: NDArray[np.float64]) -> NDArray[np.float32]:
 
 def read_face(
     cfg: Config, patch: NDArray[np.float32], dark: bool
-) -> tuple[int | None, float, bool]:
-    """The value a rectified face shows, its confidence, and whether it has pips at all.
+) -> tuple[int | None, float, bool, NDArray[np.float64]]:
+    """The value a rectified face shows, its confidence, whether it has pips at all, and
+    where they are (N x 2, in shares of the face's sides).
 
     Pips are the local peaks of contrast to the face's level inside the face; those at
     least `peak_share` of the strongest count, and must make one of the six patterns
@@ -402,16 +404,16 @@ def read_face(
     inner[edge : _PATCH - edge, edge : _PATCH - edge] = True
     ys, xs = np.nonzero((resp >= peak) & inner & (resp > 0))
     if not len(xs):
-        return None, 0.0, False
+        return None, 0.0, False, _NO_PIPS
     values = resp[ys, xs]
     top = float(values.max())
     if top < r["contrast_min"]:
-        return None, 0.0, False
+        return None, 0.0, False, _NO_PIPS
     on = values >= r["peak_share"] * top
     pts = np.stack([xs[on], ys[on]], 1).astype(np.float64) / _PATCH
     value, conf = _pattern(cfg, pts)
     if value is None:
-        return None, 0.0, True
+        return None, 0.0, True, _NO_PIPS
     if value == 1:
         # A lone spot is a 1 only on an even face: a light gap between checkers is not.
         rest = inner.copy()
@@ -423,13 +425,13 @@ def read_face(
             -1,
         )
         if np.percentile(np.abs(resp[rest]), 90) > r["uneven_max"] * top:
-            return None, 0.0, False
+            return None, 0.0, False, _NO_PIPS
     if np.linalg.norm(pts.mean(axis=0) - 0.5) > r["centre_off_max"]:
-        return None, 0.0, True
+        return None, 0.0, True, _NO_PIPS
     left_out = float(values[~on].max()) if (~on).any() else 0.0
     margin = (float(values[on].min()) - left_out) / top
     conf *= min(1.0, max(0.0, margin / r["margin_full"]))
-    return value, conf, True
+    return value, conf, True, pts
 
 
 def _max_channel_gradient(win: NDArray[Any]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
@@ -671,6 +673,30 @@ def under_checker(cfg: Config, gray: Image, geo: BoardGeometry, x: float, y: flo
     return bool(share.max() >= j["rim_share_min"])
 
 
+def pattern_aspect(value: int, pips_mm: NDArray[np.float64], box_mm: NDArray[np.float64]) -> float:
+    """How foreshortened a face's pips lie on the board (1 = square, a cocked die's less).
+
+    A tilted face's pips are squeezed across its tilt whatever box was fitted round them:
+    the four corner pips of a 4, 5 or 6 make a square when the die is flat (the ratio of
+    their spread's principal axes), the ends of a 2 or 3 a diagonal (its parts along the
+    box's sides).
+    """
+    centre = pips_mm.mean(axis=0)
+    if value >= 4:
+        far = np.argsort(-np.linalg.norm(pips_mm - centre, axis=1))[:4]
+        corners = pips_mm[far] - pips_mm[far].mean(axis=0)
+        low, high = np.linalg.eigvalsh(corners.T @ corners)
+        return float(math.sqrt(max(low, 0.0) / max(high, 1e-9)))
+    gaps = np.linalg.norm(pips_mm[:, None] - pips_mm[None], axis=2)
+    i, k = np.unravel_index(int(gaps.argmax()), gaps.shape)
+    d = pips_mm[k] - pips_mm[i]
+    u = box_mm[1] - box_mm[0]
+    v = box_mm[3] - box_mm[0]
+    du = abs(float(d @ u)) / max(float(np.linalg.norm(u)), 1e-9)
+    dv = abs(float(d @ v)) / max(float(np.linalg.norm(v)), 1e-9)
+    return min(du, dv) / max(du, dv, 1e-9)
+
+
 def read_calibrated(
     cfg: Config,
     image: Image,
@@ -725,13 +751,23 @@ def read_calibrated(
         found.append((die, box, group[0].dark, edges_even))
     dice = []
     for die, box, dark, edges_even in found:
-        die.value, die.confidence, pips_seen = read_face(cfg, face_patch(work, box), dark)
+        die.value, die.confidence, pips_seen, spots = read_face(cfg, face_patch(work, box), dark)
         if not pips_seen:
             continue  # an even patch of board, not a die
         if die.value is None and edges_even < cfg["read"]["unread_edges_min"]:
             continue  # no pattern, and no clear square face either (a checker's middle, say)
         if die.confidence < j["confidence_min"]:
             die.value = None
+        if die.value is not None and die.value > 1:
+            to_image = (
+                box[0]
+                + np.outer(spots[:, 0], box[1] - box[0])
+                + np.outer(spots[:, 1], box[3] - box[0])
+            )
+            offset = np.array([x0, y0], np.float64)
+            die.aspect = pattern_aspect(
+                die.value, geo.px_to_mm(to_image / zoom + offset), geo.px_to_mm(box / zoom + offset)
+            )
         die.flat = die.aspect is None or die.aspect >= j["cocked_aspect_max"]
         x, y = die.center_px
         die.on_checker = under_checker(cfg, image_gray, geo, x / zoom + x0, y / zoom + y0)
