@@ -673,6 +673,30 @@ def under_checker(cfg: Config, gray: Image, geo: BoardGeometry, x: float, y: flo
     return bool(share.max() >= j["rim_share_min"])
 
 
+def pip_box(cfg: Config, pips: list[Pip]) -> NDArray[np.float64] | None:
+    """A face's box from its pips alone, when they make a 2 to 6 (a dark die on a dark
+    board shows little edge): the corner pips of a 4-6 or the diagonal of a 2 or 3, widened
+    by the usual spacing of pips on a face."""
+    pts = np.array([[p.x, p.y] for p in pips], np.float64)
+    value, _ = _pattern(cfg, pts)
+    if value is None or value < 2:
+        return None
+    spread = cfg["read"]["pip_spread"]  # corner pips' distance apart / the face's side
+    centre = pts.mean(axis=0)
+    if value >= 4:
+        far = pts[np.argsort(-np.linalg.norm(pts - centre, axis=1))[:4]]
+        (cx, cy), (w, h), angle = cv2.minAreaRect(far.astype(np.float32))
+        rect = ((cx, cy), (w / spread, h / spread), angle)
+    else:
+        gaps = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+        i, k = np.unravel_index(int(gaps.argmax()), gaps.shape)
+        d = pts[k] - pts[i]
+        side = float(np.linalg.norm(d)) / math.sqrt(2) / spread
+        angle = math.degrees(math.atan2(d[1], d[0])) - 45
+        rect = ((float(centre[0]), float(centre[1])), (side, side), angle)
+    return np.asarray(cv2.boxPoints(rect), np.float64)
+
+
 def pattern_aspect(value: int, pips_mm: NDArray[np.float64], box_mm: NDArray[np.float64]) -> float:
     """How foreshortened a face's pips lie on the board (1 = square, a cocked die's less).
 
@@ -727,7 +751,10 @@ def read_calibrated(
         ]
         boxed = fit_face(cfg, image, in_image, cfg["judge"]["die_mm"] * scale)
         if boxed is None:
-            continue
+            from_pips = pip_box(cfg, in_image)
+            if from_pips is None:
+                continue
+            boxed = from_pips, 0.0
         box, edges_even = boxed
         box = (box - np.array([x0, y0], np.float64)) * zoom
         mm = geo.px_to_mm(box / zoom + np.array([x0, y0], np.float64))
