@@ -697,6 +697,18 @@ def pip_box(cfg: Config, pips: list[Pip]) -> NDArray[np.float64] | None:
     return np.asarray(cv2.boxPoints(rect), np.float64)
 
 
+def _pips_inside(pips: list[Pip], box: NDArray[np.float64]) -> int:
+    """How many of `pips` lie well inside `box` (distinct places only)."""
+    contour = box.astype(np.float32).reshape(-1, 1, 2)
+    side = float(np.linalg.norm(box[1] - box[0]))
+    inside = [p for p in pips if cv2.pointPolygonTest(contour, (p.x, p.y), True) > 0.1 * side]
+    places: list[Pip] = []
+    for p in inside:
+        if all(math.hypot(p.x - q.x, p.y - q.y) > 0.15 * side for q in places):
+            places.append(p)
+    return len(places)
+
+
 def pattern_aspect(value: int, pips_mm: NDArray[np.float64], box_mm: NDArray[np.float64]) -> float:
     """How foreshortened a face's pips lie on the board (1 = square, a cocked die's less).
 
@@ -785,6 +797,8 @@ def read_calibrated(
             continue  # no pattern, and no clear square face either (a checker's middle, say)
         if die.confidence < j["confidence_min"]:
             die.value = None
+        if die.value is not None and _pips_inside(die.faces[0].pips, box) > die.value:
+            die.value, die.confidence = None, 0.0  # the face shows fewer pips than were found on it
         if die.value is not None and die.value > 1:
             to_image = (
                 box[0]
@@ -1015,11 +1029,10 @@ def read_dice(
             )
             d_max *= zoom
     pips = find_pips(cfg, work, d_max)
-    if d_max is not None:  # with a calibration a pip's size is known to within a factor
-        p = cfg["pips"]
+    if geo is not None and d_max is not None:
+        # With a calibration a pip's size is known to within a factor.
         r_max = d_max / 2
-        pips = [q for q in pips if q.r >= r_max * p["calibrated_radius_min"]]
-    if geo is not None:
+        pips = [q for q in pips if q.r >= r_max * cfg["pips"]["calibrated_radius_min"]]
         dice = read_calibrated(cfg, image, work, pips, geo, (zoom, x0, y0))
     else:
         dice = group_dice(cfg, find_faces(cfg, work, pips))
