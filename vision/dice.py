@@ -382,6 +382,23 @@ def face_patch(gray: Image, box: NDArray[np.float64]) -> NDArray[np.float32]:
     return np.asarray(patch, dtype=np.float32)
 
 
+def _pip_shaped(cfg: Config, resp: NDArray[np.float32], x: int, y: int) -> bool:
+    """Whether the spot peaking at (x, y) of a rectified face is a pip's size: the blob
+    where it stands above half its peak, near it."""
+    r = cfg["read"]
+    h = int(r["pip_diameter_max"] * _PATCH)
+    x0, y0 = max(0, x - h), max(0, y - h)
+    win = resp[y0 : y + h + 1, x0 : x + h + 1]
+    x, y = x - x0, y - y0
+    mask = (win >= 0.5 * win[y, x]).astype(np.uint8)
+    _, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    label = lab[y, x]
+    area = int(stats[label, cv2.CC_STAT_AREA])
+    low = math.pi * (r["pip_diameter_min"] * _PATCH / 2) ** 2
+    high = math.pi * (r["pip_diameter_max"] * _PATCH / 2) ** 2
+    return bool(low <= area <= high)
+
+
 def read_face(
     cfg: Config, patch: NDArray[np.float32], dark: bool
 ) -> tuple[int | None, float, bool, NDArray[np.float64]]:
@@ -410,6 +427,8 @@ def read_face(
     if top < r["contrast_min"]:
         return None, 0.0, False, _NO_PIPS
     on = values >= r["peak_share"] * top
+    if not all(_pip_shaped(cfg, resp, int(x), int(y)) for x, y in zip(xs[on], ys[on], strict=True)):
+        return None, 0.0, False, _NO_PIPS  # streaks and corners, not pips
     pts = np.stack([xs[on], ys[on]], 1).astype(np.float64) / _PATCH
     value, conf = _pattern(cfg, pts)
     if value is None:
