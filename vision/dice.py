@@ -447,6 +447,11 @@ def read_face(
             return None, 0.0, False, _NO_PIPS
     if np.linalg.norm(pts.mean(axis=0) - 0.5) > r["centre_off_max"]:
         return None, 0.0, True, _NO_PIPS
+    if value in (2, 3):
+        # A 2's or 3's pips lie along the face's diagonal; along a side they are part of a 6.
+        d = np.abs(pts.max(axis=0) - pts.min(axis=0))
+        if d.min() < r["diagonal_min"] * d.max():
+            return None, 0.0, True, _NO_PIPS
     left_out = float(values[~on].max()) if (~on).any() else 0.0
     margin = (float(values[on].min()) - left_out) / top
     conf *= min(1.0, max(0.0, margin / r["margin_full"]))
@@ -728,6 +733,14 @@ def _pips_inside(pips: list[Pip], box: NDArray[np.float64]) -> int:
     return len(places)
 
 
+def _turn_apart(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
+    """Degrees between two boxes' turns, a quarter turn being none."""
+    ta = math.degrees(math.atan2(a[1, 1] - a[0, 1], a[1, 0] - a[0, 0]))
+    tb = math.degrees(math.atan2(b[1, 1] - b[0, 1], b[1, 0] - b[0, 0]))
+    d = (ta - tb) % 90.0
+    return min(d, 90.0 - d)
+
+
 def pattern_aspect(value: int, pips_mm: NDArray[np.float64], box_mm: NDArray[np.float64]) -> float:
     """How foreshortened a face's pips lie on the board (1 = square, a cocked die's less).
 
@@ -752,6 +765,45 @@ def pattern_aspect(value: int, pips_mm: NDArray[np.float64], box_mm: NDArray[np.
     return min(du, dv) / max(du, dv, 1e-9)
 
 
+def _read_box(
+    cfg: Config,
+    work: Image,
+    geo: BoardGeometry,
+    view: tuple[float, int, int],
+    group: list[Pip],
+    box: NDArray[np.float64],
+) -> DieReading | None:
+    """A die read from the face in `box` (work px), or None where that is no die's face:
+    not die-sized on the board, or without pips."""
+    zoom, x0, y0 = view
+    p, j = cfg["pips"], cfg["judge"]
+    offset = np.array([x0, y0], np.float64)
+    mm = geo.px_to_mm(box / zoom + offset)
+    a = float(np.linalg.norm(mm[1] - mm[0]))
+    b = float(np.linalg.norm(mm[2] - mm[1]))
+    size = math.sqrt(a * b)
+    if not p["die_mm_min"] * j["die_size_low"] <= size <= p["die_mm_max"] * j["die_size_high"]:
+        return None
+    value, conf, pips_seen, spots = read_face(cfg, face_patch(work, box), group[0].dark)
+    if not pips_seen:
+        return None  # an even patch of board
+    if conf < j["confidence_min"]:
+        value = None
+    if value is not None and _pips_inside(group, box) > value:
+        value, conf = None, 0.0  # the face shows fewer pips than were found on it
+    centre = box.mean(axis=0)
+    level = float(np.mean([q.face for q in group]))
+    face = Face(list(group), value, conf, float(centre[0]), float(centre[1]), level)
+    die = DieReading(value, conf, (float(centre[0]), float(centre[1])), faces=[face])
+    die.aspect, die.size_mm = min(a, b) / max(a, b), size
+    if value is not None and value > 1:
+        to_image = (
+            box[0] + np.outer(spots[:, 0], box[1] - box[0]) + np.outer(spots[:, 1], box[3] - box[0])
+        )
+        die.aspect = pattern_aspect(value, geo.px_to_mm(to_image / zoom + offset), mm)
+    return die
+
+
 def read_calibrated(
     cfg: Config,
     image: Image,
@@ -762,76 +814,68 @@ def read_calibrated(
 ) -> list[DieReading]:
     """Dice on a calibrated board, found from their pips and read from their faces.
 
-    Any group of pips that could share a face seeds a die: the even region round it must
-    be a die-sized quadrilateral (board mm), and the die's value is read from that whole
-    face, so a pip the finder missed or split off is still counted.
+    Pips near each other seed a die. Its top face is fitted to the edges round them
+    (`fit_face`), or, where that face reads no value, boxed from the pips themselves
+    (`pip_box`); the value is read from the whole face (`read_face`), so a pip the finder
+    missed is still counted. A face that reads no value is reported (unreadable) only
+    when its edges make a clear square and more than one pip was seen on it. Seeds whose
+    faces coincide are one die.
     """
     zoom, x0, y0 = view
-    p, j = cfg["pips"], cfg["judge"]
+    j, r = cfg["judge"], cfg["read"]
     image_gray = to_gray(image)
-    found: list[tuple[DieReading, NDArray[np.float64], bool, float]] = []
+    offset = np.array([x0, y0], np.float64)
+    dice: list[DieReading] = []
     mean_scale = _px_per_mm(geo, work.shape[1] / zoom / 2 + x0, work.shape[0] / zoom / 2 + y0)
-    for group in seed_groups(cfg, pips, cfg["judge"]["die_mm"] * mean_scale * zoom):
-        pts = np.array([[q.x, q.y] for q in group])
-        cx, cy = pts.mean(axis=0)
+    for group in seed_groups(cfg, pips, j["die_mm"] * mean_scale * zoom):
+        cx, cy = np.mean([[q.x, q.y] for q in group], axis=0)
         scale = _px_per_mm(geo, cx / zoom + x0, cy / zoom + y0)
-        face = Face(group, None, 0.0, float(cx), float(cy), float(np.mean([q.face for q in group])))
         in_image = [
             Pip(q.x / zoom + x0, q.y / zoom + y0, q.r / zoom, q.dark, q.face, q.contrast, q.shape)
             for q in group
         ]
-        boxed = fit_face(cfg, image, in_image, cfg["judge"]["die_mm"] * scale)
-        if boxed is None:
+        fitted = fit_face(cfg, image, in_image, j["die_mm"] * scale)
+        die = None
+        if fitted is not None:
+            die = _read_box(cfg, work, geo, view, group, (fitted[0] - offset) * zoom)
+        if die is None or die.value is None:
             from_pips = pip_box(cfg, in_image)
-            if from_pips is None:
-                continue
-            boxed = from_pips, 0.0
-        box, edges_even = boxed
-        box = (box - np.array([x0, y0], np.float64)) * zoom
-        mm = geo.px_to_mm(box / zoom + np.array([x0, y0], np.float64))
-        a = float(np.linalg.norm(mm[1] - mm[0]))
-        b = float(np.linalg.norm(mm[2] - mm[1]))
-        size = math.sqrt(a * b)
-        if not p["die_mm_min"] * j["die_size_low"] <= size <= p["die_mm_max"] * j["die_size_high"]:
+            if from_pips is not None:
+                other = _read_box(cfg, work, geo, view, group, (from_pips - offset) * zoom)
+                # Boxed from its pips, a face must read as they are, and be a whole die's
+                # size: two pips of a cocked 4, or of a 6, may make a small 2.
+                if (
+                    other is not None
+                    and other.value == len(group)
+                    and (other.size_mm or 0.0) >= cfg["pips"]["die_mm_min"]
+                    and (fitted is None or _turn_apart(fitted[0], from_pips) <= r["turn_agree"])
+                ):
+                    die = other
+        if die is None:
             continue
-        centre = box.mean(axis=0)
+        if die.value is None and (
+            fitted is None or fitted[1] < r["unread_edges_min"] or len(group) < 2
+        ):
+            continue  # no pattern, and no clear die either (a gap between checkers, say)
+        size = die.size_mm or j["die_mm"]
         same = [
-            k
-            for k, (die, other, _, _) in enumerate(found)
-            if np.linalg.norm(other.mean(axis=0) - centre)
-            < cfg["read"]["same_face"] * size * scale * zoom
+            d
+            for d in dice
+            if math.hypot(d.center_px[0] - die.center_px[0], d.center_px[1] - die.center_px[1])
+            < r["same_face"] * size * scale * zoom
         ]
         if same:
-            found[same[0]][0].faces[0].pips.extend(group)
+            kept = same[0]
+            if kept.value is None and die.value is not None:
+                kept.value, kept.confidence, kept.aspect = die.value, die.confidence, die.aspect
+                kept.center_px, kept.size_mm = die.center_px, die.size_mm
+            kept.faces[0].pips.extend(group)
             continue
-        die = DieReading(None, 0.0, (float(centre[0]), float(centre[1])), faces=[face])
-        die.aspect, die.size_mm = min(a, b) / max(a, b), size
-        found.append((die, box, group[0].dark, edges_even))
-    dice = []
-    for die, box, dark, edges_even in found:
-        die.value, die.confidence, pips_seen, spots = read_face(cfg, face_patch(work, box), dark)
-        if not pips_seen:
-            continue  # an even patch of board, not a die
-        if die.value is None and edges_even < cfg["read"]["unread_edges_min"]:
-            continue  # no pattern, and no clear square face either (a checker's middle, say)
-        if die.confidence < j["confidence_min"]:
-            die.value = None
-        if die.value is not None and _pips_inside(die.faces[0].pips, box) > die.value:
-            die.value, die.confidence = None, 0.0  # the face shows fewer pips than were found on it
-        if die.value is not None and die.value > 1:
-            to_image = (
-                box[0]
-                + np.outer(spots[:, 0], box[1] - box[0])
-                + np.outer(spots[:, 1], box[3] - box[0])
-            )
-            offset = np.array([x0, y0], np.float64)
-            die.aspect = pattern_aspect(
-                die.value, geo.px_to_mm(to_image / zoom + offset), geo.px_to_mm(box / zoom + offset)
-            )
+        dice.append(die)
+    for die in dice:
         die.flat = die.aspect is None or die.aspect >= j["cocked_aspect_max"]
         x, y = die.center_px
         die.on_checker = under_checker(cfg, image_gray, geo, x / zoom + x0, y / zoom + y0)
-        dice.append(die)
     return dice
 
 
