@@ -435,7 +435,9 @@ def read_face(
         return None, 0.0, True, _NO_PIPS
     if value == 1:
         # A lone spot is a 1 only on an even face: a light gap between checkers is not.
-        rest = inner.copy()
+        rest = np.zeros(resp.shape, np.uint8)
+        cv2.circle(rest, (_PATCH // 2, _PATCH // 2), int(r["even_reach"] * _PATCH), 1, -1)
+        rest = rest.astype(bool)
         cv2.circle(
             rest.view(np.uint8),
             (int(xs[on][0]), int(ys[on][0])),
