@@ -527,7 +527,7 @@ def seed_groups(cfg: Config, pips: list[Pip], side_px: float) -> list[list[Pip]]
                 continue
             if math.hypot(a.x - b.x, a.y - b.y) > reach:
                 continue
-            if abs(a.face - b.face) > cfg["faces"]["face_diff_max"] * min(a.contrast, b.contrast):
+            if abs(a.face - b.face) > cfg["read"]["seed_face_diff"] * min(a.contrast, b.contrast):
                 continue
             parent[root(i)] = root(k)
     groups: dict[int, list[Pip]] = {}
