@@ -27,8 +27,7 @@ def rendered_roll(value: int, style: str, **kw: object) -> tuple[object, BoardGe
     return r, BoardGeometry(r.calibration)
 
 
-# Black dice are not yet read reliably on a clean board (see the issue 5 notes).
-@pytest.mark.parametrize("style", ["white", "red"])
+@pytest.mark.parametrize("style", ["white", "red", "black", "translucent"])
 @pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
 def test_every_face_is_read_on_a_clean_rendered_board(value: int, style: str) -> None:
     r, geo = rendered_roll(value, style, look=Look())

@@ -1,0 +1,167 @@
+"""The calibrated dice reader on rendered boards: every reroll reason, every dice style,
+the opening roll; and its parts (reading a rectified face, foreshortening, a checker's rim)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.geometry import BoardGeometry
+from vision.config import load_config
+from vision.dice import _PATCH, pattern_aspect, read_dice, read_face
+from vision.render import DICE_STYLES, START, Die, Look, Scene, checker_layout, render
+
+CFG = load_config()
+# A plain board lit evenly, and the same seen as a camera at a table sees it.
+PLAIN = Look()
+TABLE = Look(light_gradient=0.15, vignette=0.1, noise=3.0, blur=0.6, jpeg=85)
+
+
+def read(dice: tuple[Die, ...], roller: str, look: Look = PLAIN, **kw: object):  # type: ignore[no-untyped-def]
+    scene = Scene(white=START, black=START, dice=dice, image_size=(1920, 1080), look=look, **kw)  # type: ignore[arg-type]
+    r = render(scene)
+    assert r.calibration is not None
+    return read_dice(CFG, r.image, BoardGeometry(r.calibration), roller)
+
+
+# The right section's middle is free of checkers at the start (white's 2-5 and 20-23).
+RIGHT = ((360.0, 180.0), (450.0, 270.0))
+LEFT = ((120.0, 180.0), (200.0, 260.0))
+
+
+@pytest.mark.parametrize("style", sorted(DICE_STYLES))
+@pytest.mark.parametrize("look", [PLAIN, TABLE], ids=["plain", "table"])
+def test_every_dice_style_is_read_and_a_fair_roll_stands(style: str, look: Look) -> None:
+    for a, b in ((6, 1), (5, 2), (4, 3)):
+        dice = (
+            Die(a, *RIGHT[0], angle_deg=25, style=style),
+            Die(b, *RIGHT[1], angle_deg=62, style=style),
+        )
+        result = read(dice, "white", look)
+        assert result.roll == (a, b), (style, a, b, [d.to_json() for d in result.dice])
+        assert result.valid and result.reasons == []
+
+
+@pytest.mark.parametrize(
+    ("dice", "roller", "reasons"),
+    [
+        ((Die(5, *RIGHT[0], 30), Die(2, *RIGHT[1], 10, state="cocked")), "white", ["cocked"]),
+        ((Die(5, *LEFT[0], 30), Die(2, *RIGHT[1], 10)), "white", ["wrong_section"]),
+        ((Die(5, *LEFT[0], 30), Die(2, *LEFT[1], 10)), "black", []),
+        ((Die(5, *RIGHT[0], 30), Die(2, *RIGHT[1], 10)), "black", ["wrong_section"]),
+        ((Die(5, *RIGHT[0], 30), Die(2, 420.0, -17.0, 10)), "white", ["off_board"]),
+        ((Die(5, *RIGHT[0], 30),), "white", ["dice_count"]),
+        (
+            (Die(5, *RIGHT[0], 30), Die(2, *RIGHT[1], 10), Die(3, 470.0, 190.0, 50)),
+            "white",
+            ["dice_count"],
+        ),
+        ((Die(5, *LEFT[0], 30), Die(2, *RIGHT[1], 10)), "opening", []),
+        ((Die(5, *RIGHT[0], 30), Die(2, *RIGHT[1], 10)), "opening", ["wrong_section"]),
+    ],
+    ids=[
+        "cocked",
+        "white-left",
+        "black-left",
+        "black-right",
+        "off-board",
+        "one-die",
+        "three-dice",
+        "opening",
+        "opening-same-section",
+    ],
+)
+def test_each_reroll_reason_on_a_rendered_board(
+    dice: tuple[Die, ...], roller: str, reasons: list[str]
+) -> None:
+    result = read(dice, roller)
+    assert result.reasons == reasons, [d.to_json() for d in result.dice]
+    assert result.valid == (not reasons)
+
+
+def test_a_die_standing_on_a_checker_is_seen_by_the_checker_s_rim() -> None:
+    scene = Scene(white=START, black=START, image_size=(1920, 1080))
+    r0 = render(scene)
+    assert r0.calibration is not None
+    geo = BoardGeometry(r0.calibration)
+    # The top checker of white's 6-point, inside the right section.
+    spots = [c for c in checker_layout(scene, geo) if c["color"] == "white" and c["point"] == 6]
+    x, y = max(spots, key=lambda c: abs(c["center_mm"][1] - geo.height_mm))["center_mm"]
+    dice = (Die(4, x, y, 15, state="on_checker"), Die(2, *RIGHT[0], 40))
+    result = read(dice, "white")
+    assert result.reasons == ["on_checker"]
+    on = [d for d in result.dice if d.on_checker]
+    assert len(on) == 1 and on[0].value == 4
+    # The same die beside the checkers is not on one.
+    assert read((Die(4, *RIGHT[1], 15), Die(2, *RIGHT[0], 40)), "white").reasons == []
+
+
+def face(value: int, turn: float = 0.0, squash: float = 1.0, dark: bool = True) -> np.ndarray:
+    """A rectified face: pips at a quarter-and-a-bit of the side, blurred like a camera."""
+    from vision.render import _PIPS
+
+    patch = np.full((_PATCH, _PATCH), 220.0 if dark else 60.0, np.float32)
+    c = _PATCH / 2
+    for p, q in _PIPS[value]:
+        u, v = p * 0.28 * _PATCH, q * 0.28 * _PATCH * squash
+        x = c + u * math.cos(turn) - v * math.sin(turn)
+        y = c + u * math.sin(turn) + v * math.cos(turn)
+        cv2.circle(patch, (round(x), round(y)), 3, 30.0 if dark else 240.0, -1)
+    return np.asarray(cv2.GaussianBlur(patch, (0, 0), 1.0), np.float32)
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("dark", [True, False])
+def test_a_rectified_face_reads_its_value_either_way_up(value: int, dark: bool) -> None:
+    for turn in (0.0, math.pi / 2):
+        got, conf, seen, pips = read_face(CFG, face(value, turn, dark=dark), dark)
+        assert (got, seen, len(pips)) == (value, True, value)
+        assert conf > 0.9
+
+
+def test_a_face_without_pips_or_with_a_streak_is_no_die() -> None:
+    blank = np.full((_PATCH, _PATCH), 200.0, np.float32)
+    assert read_face(CFG, blank, True)[2] is False
+    streak = blank.copy()
+    cv2.line(streak, (4, 30), (30, 6), 40.0, 3)
+    value, _, _, _ = read_face(CFG, np.asarray(cv2.GaussianBlur(streak, (0, 0), 1.0)), True)
+    assert value is None
+    # Three pips along a side are part of a 6, not a 3.
+    column = blank.copy()
+    for y in (8, 18, 28):
+        cv2.circle(column, (18, y), 3, 30.0, -1)
+    assert read_face(CFG, column, True)[0] is None
+
+
+def test_foreshortened_pips_tell_a_cocked_die() -> None:
+    box = np.array([[0, 0], [16, 0], [16, 16], [0, 16]], np.float64)
+    square = np.array([[-4, -4], [4, -4], [-4, 4], [4, 4], [0, 0]], np.float64)
+    assert pattern_aspect(5, square, box) == pytest.approx(1.0)
+    squashed = square * np.array([1.0, 0.6])
+    assert pattern_aspect(5, squashed, box) == pytest.approx(0.6)
+    diagonal = np.array([[-4, -4], [4, 4]], np.float64)
+    assert pattern_aspect(2, diagonal, box) == pytest.approx(1.0)
+    assert pattern_aspect(2, diagonal * np.array([1.0, 0.6]), box) == pytest.approx(0.6)
+
+
+def test_a_board_with_no_dice_has_none() -> None:
+    result = read((), "white", TABLE)
+    assert result.dice == [] and result.reasons == ["dice_count"]
+
+
+def test_the_die_size_does_not_matter_within_real_dice() -> None:
+    for size in (13.0, 19.0):
+        dice = (Die(6, *RIGHT[0], 20, size_mm=size), Die(3, *RIGHT[1], 35, size_mm=size))
+        assert read(dice, "white").roll == (6, 3)
+
+
+def test_a_turned_board_is_read_the_same() -> None:
+    from vision.render import CameraPose
+
+    dice = (Die(6, *RIGHT[0], 20), Die(1, *RIGHT[1], 35))
+    pose = replace(CameraPose(), yaw_deg=90.0, fill=0.9)
+    assert read(dice, "white", TABLE, pose=pose).roll == (6, 1)
