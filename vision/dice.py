@@ -3,14 +3,21 @@
 The reader starts from the pips, because they are what every die has in common
 whatever its colour: small round blobs that stand out of an even face. A pip is
 a blob of the morphological top-hat (dark pips on light dice) or its opposite
-(light pips on red or black dice) whose surrounding ring is even. Pips join into
-a face when they are alike (size, foreshortening, face brightness) and the straight
-line between them stays on the face; a face is read only if its pips make one of
-the six patterns (point-symmetric about the centre, with a centre pip exactly for
-1, 3 and 5). Faces of one die (the top and visible sides) join into a die whose
-top is its least foreshortened face (roundest pips). With a calibration, the top
-face is measured in board millimetres: a foreshortened face is a cocked die, a
-face larger than a die is one standing on a checker, and its centre gives the section.
+(light pips on red or black dice) whose surrounding ring is even.
+
+Without a calibration (a photo of dice) pips join into a face when they are alike
+(size, foreshortening, face brightness) and the straight line between them stays on
+the face; a face is read only if its pips make one of the six patterns
+(point-symmetric about the centre, with a centre pip exactly for 1, 3 and 5). Faces of
+one die (the top and visible sides) join into a die whose top is its least
+foreshortened face.
+
+With a calibration the pip size is known and each die is read from its whole top
+face (`read_calibrated`): pips near each other seed a die; the face is fitted to the
+edges round them (`fit_face`) or boxed from the pips (`pip_box`); the face, warped to
+a square, is read from its pip-sized spots (`read_face`). A cocked die shows its pips
+squeezed on the board (`pattern_aspect`); a die on a checker has a checker's rim round
+it (`under_checker`); its centre gives the section.
 
 Every threshold is named in `vision/dice.toml`.
 """
