@@ -942,59 +942,25 @@ def _face_box(
     return np.asarray(box, dtype=np.float64)
 
 
-def _measure(
-    cfg: Config,
-    gray: Image,
-    die: DieReading,
-    geo: BoardGeometry | None,
-    view: tuple[float, int, int],
-) -> tuple[float | None, float | None]:
-    """The top face's aspect (short / long side) and its side in mm (with a calibration).
-
-    `view` = (zoom, x0, y0) maps `gray`'s pixels back to the camera image's.
-    """
+def _aspect(cfg: Config, gray: Image, die: DieReading) -> float | None:
+    """The top face's aspect in the image (short / long side of its even region)."""
     box = _face_box(cfg, gray, die.faces[0])
     if box is None:
-        return None, None
-    zoom, x0, y0 = view
-    box = box / zoom + np.array([x0, y0], np.float64)
-    pts = geo.px_to_mm(box) if geo is not None else box
-    a = float(np.linalg.norm(pts[1] - pts[0]))
-    b = float(np.linalg.norm(pts[2] - pts[1]))
+        return None
+    a = float(np.linalg.norm(box[1] - box[0]))
+    b = float(np.linalg.norm(box[2] - box[1]))
     if min(a, b) <= 0:
-        return None, None
-    return min(a, b) / max(a, b), (math.sqrt(a * b) if geo is not None else None)
+        return None
+    return min(a, b) / max(a, b)
 
 
-def _die_sized(cfg: Config, die: DieReading) -> bool:
-    """With a calibration: a face whose even region is not die-sized is something else.
-
-    A lone pip (a face of 1) must show a measurable die face around it; other patterns
-    are distinctive enough to stand without one.
-    """
-    p, j = cfg["pips"], cfg["judge"]
-    if die.size_mm is None:
-        return len(die.faces[0].pips) > 1
-    low, high = p["die_mm_min"] * j["die_size_low"], p["die_mm_max"] * j["die_size_high"]
-    return bool(low <= die.size_mm <= high)
-
-
-def judge_dice(
-    cfg: Config,
-    gray: Image,
-    dice: list[DieReading],
-    geo: BoardGeometry | None,
-    view: tuple[float, int, int] = (1.0, 0, 0),
-) -> None:
-    """Fill in flat / on_checker for each die (in place); `view` as in `_measure`."""
+def judge_dice(cfg: Config, gray: Image, dice: list[DieReading]) -> None:
+    """Without a calibration: fill in `flat` (a grossly foreshortened top face is cocked)
+    and drop values read with too little confidence (in place)."""
     j = cfg["judge"]
     for die in dice:
-        aspect, size = _measure(cfg, gray, die, geo, view)
-        die.aspect, die.size_mm = aspect, size
-        limit = j["cocked_aspect_max"] if geo is not None else j["cocked_aspect_uncalibrated"]
-        die.flat = aspect is None or aspect >= limit
-        if geo is not None:
-            die.on_checker = size is not None and size > j["on_checker_size"] * j["die_mm"]
+        die.aspect = _aspect(cfg, gray, die)
+        die.flat = die.aspect is None or die.aspect >= j["cocked_aspect_uncalibrated"]
         if die.confidence < j["confidence_min"]:
             die.value = None
 
@@ -1108,7 +1074,7 @@ def read_dice(
         dice = read_calibrated(cfg, image, work, pips, geo, (zoom, x0, y0))
     else:
         dice = group_dice(cfg, find_faces(cfg, work, pips))
-        judge_dice(cfg, work, dice, None)
+        judge_dice(cfg, work, dice)
     for die in dice:
         x, y = die.center_px
         die.center_px = (x / zoom + x0, y / zoom + y0)
