@@ -965,6 +965,33 @@ def judge_dice(cfg: Config, gray: Image, dice: list[DieReading]) -> None:
             die.value = None
 
 
+def cross_check(cfg: Config, gray: Image, dice: list[DieReading]) -> None:
+    """Without a calibration: each value read from its pips' pattern is read again from
+    its whole face (the even region round the pips, warped to a square); where the two
+    disagree the die is unreadable (a 6's column alone makes a 3, in place)."""
+    for die in dice:
+        if die.value is None:
+            continue
+        top = die.faces[0]
+        box = _face_box(cfg, gray, top)
+        if box is None:
+            continue
+        again, _, _, _ = read_face(cfg, face_patch(gray, box), top.pips[0].dark)
+        if again is not None and again != die.value:
+            die.value, die.confidence = None, 0.0
+        elif die.value in (2, 3):
+            # A 2's or 3's pips lie along the face's diagonal; along a side, part of a 6.
+            pts = np.array([[p.x, p.y] for p in top.pips])
+            gaps = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+            i, k = np.unravel_index(int(gaps.argmax()), gaps.shape)
+            d = pts[k] - pts[i]
+            u, v = box[1] - box[0], box[3] - box[0]
+            du = abs(float(d @ u)) / max(float(np.linalg.norm(u)), 1e-9)
+            dv = abs(float(d @ v)) / max(float(np.linalg.norm(v)), 1e-9)
+            if min(du, dv) < cfg["read"]["diagonal_min"] * max(du, dv):
+                die.value, die.confidence = None, 0.0
+
+
 def verdict(
     dice: list[DieReading], roller: str | None, calibrated: bool
 ) -> tuple[tuple[int, int] | None, bool, list[str]]:
@@ -1075,6 +1102,7 @@ def read_dice(
     else:
         dice = group_dice(cfg, find_faces(cfg, work, pips))
         judge_dice(cfg, work, dice)
+        cross_check(cfg, work, dice)
     for die in dice:
         x, y = die.center_px
         die.center_px = (x / zoom + x0, y / zoom + y0)
