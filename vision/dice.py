@@ -774,6 +774,39 @@ def pattern_aspect(value: int, pips_mm: NDArray[np.float64], box_mm: NDArray[np.
     return min(du, dv) / max(du, dv, 1e-9)
 
 
+def trim_box(
+    cfg: Config, work: Image, box: NDArray[np.float64], level: float
+) -> NDArray[np.float64]:
+    """The box cut down to the face where a band along its sides is not the face's shade
+    (`level`, round its pips): a cocked die's side face, or a shadow, that the edges
+    round it took in."""
+    r = cfg["read"]
+    patch = face_patch(work, box)
+    spread = float(np.percentile(np.abs(patch - level), 98))
+    tol = max(r["trim_tolerance_min"], r["trim_tolerance"] * spread)
+    inner = slice(int(0.1 * _PATCH), int(0.9 * _PATCH))
+    cuts = []
+    for profile in (np.median(patch[inner], axis=0), np.median(patch[:, inner], axis=1)):
+        off = np.abs(profile - level) > tol
+        lead = int(np.argmin(off)) if not off.all() else 0
+        trail = int(np.argmin(off[::-1])) if not off.all() else 0
+        cuts.append((lead, trail))
+    (left, right), (top, bottom) = cuts
+    least = r["trim_min"] * _PATCH
+    if (
+        max(left, right, top, bottom) < least
+        or left + right > 0.6 * _PATCH
+        or top + bottom > 0.6 * _PATCH
+    ):
+        return box
+    u0, u1 = (left if left >= least else 0) / _PATCH, 1 - (right if right >= least else 0) / _PATCH
+    v0, v1 = (top if top >= least else 0) / _PATCH, 1 - (bottom if bottom >= least else 0) / _PATCH
+    eu, ev = box[1] - box[0], box[3] - box[0]
+    return np.array(
+        [box[0] + u * eu + v * ev for u, v in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))], np.float64
+    )
+
+
 def _read_box(
     cfg: Config,
     work: Image,
@@ -846,7 +879,16 @@ def read_calibrated(
         fitted = fit_face(cfg, image, in_image, j["die_mm"] * scale)
         die = None
         if fitted is not None:
-            die = _read_box(cfg, work, geo, view, group, (fitted[0] - offset) * zoom)
+            box = (fitted[0] - offset) * zoom
+            die = _read_box(cfg, work, geo, view, group, box)
+            if die is None or die.value is None:
+                # The edges may have taken in a cocked die's side face, or a shadow.
+                level = float(np.median([q.face for q in group]))
+                trimmed = trim_box(cfg, work, box, level)
+                if trimmed is not box:
+                    again = _read_box(cfg, work, geo, view, group, trimmed)
+                    if again is not None and again.value is not None:
+                        die = again
         if die is None or die.value is None:
             from_pips = pip_box(cfg, in_image)
             if from_pips is not None:
