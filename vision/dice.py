@@ -764,6 +764,12 @@ def pattern_aspect(value: int, pips_mm: NDArray[np.float64], box_mm: NDArray[np.
         corners = pips_mm[far] - pips_mm[far].mean(axis=0)
         low, high = np.linalg.eigvalsh(corners.T @ corners)
         return float(math.sqrt(max(low, 0.0) / max(high, 1e-9)))
+    return _diagonal_aspect(pips_mm, box_mm)
+
+
+def _diagonal_aspect(pips_mm: NDArray[np.float64], box_mm: NDArray[np.float64]) -> float:
+    """The parts of the pips' longest span along the box's two sides, the less over the
+    greater: 1 for a flat 2 or 3, less as the die is cocked."""
     gaps = np.linalg.norm(pips_mm[:, None] - pips_mm[None], axis=2)
     i, k = np.unravel_index(int(gaps.argmax()), gaps.shape)
     d = pips_mm[k] - pips_mm[i]
@@ -902,6 +908,13 @@ def read_calibrated(
                     and (fitted is None or _turn_apart(fitted[0], from_pips) <= r["turn_agree"])
                 ):
                     die = other
+                    if fitted is not None and die.value in (2, 3):
+                        # A box from a diagonal is square by making: the edges' box tells
+                        # how the face's sides run.
+                        die.aspect = _diagonal_aspect(
+                            geo.px_to_mm(np.array([[q.x, q.y] for q in in_image])),
+                            geo.px_to_mm(fitted[0]),
+                        )
         if die is None:
             continue
         if die.value is None and (
