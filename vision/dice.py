@@ -1142,7 +1142,7 @@ def read_dice(
         x0, y0, x1, y1 = _board_crop(geo, gray.shape)
         work = gray[y0:y1, x0:x1]
         if d_max < cfg["pips"]["zoom_below_px"]:
-            zoom = 2.0
+            zoom = cfg["pips"]["zoom"]
             work = np.asarray(
                 cv2.resize(work, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR),
                 dtype=np.uint8,
