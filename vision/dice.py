@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -291,11 +292,8 @@ def _single_is_face(cfg: Config, gray: Image, pip: Pip) -> bool:
     return bool(near.mean() >= f["single_ring_share"])
 
 
-def pip_groups(
-    cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False
-) -> list[list[Pip]]:
-    """Pips joined when they could be on one face (`_linked`), whatever pattern they make."""
-    n = len(pips)
+def _joined(n: int, linked: Callable[[int, int], bool]) -> list[list[int]]:
+    """Indices 0..n-1 in groups: single linkage of the pairs `linked` says go together."""
     parent = list(range(n))
 
     def root(i: int) -> int:
@@ -306,12 +304,20 @@ def pip_groups(
 
     for i in range(n):
         for j in range(i + 1, n):
-            if _linked(cfg, gray, pips[i], pips[j], pips, enlarged):
+            if linked(i, j):
                 parent[root(i)] = root(j)
-    groups: dict[int, list[Pip]] = {}
+    groups: dict[int, list[int]] = {}
     for i in range(n):
-        groups.setdefault(root(i), []).append(pips[i])
+        groups.setdefault(root(i), []).append(i)
     return list(groups.values())
+
+
+def pip_groups(
+    cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False
+) -> list[list[Pip]]:
+    """Pips joined when they could be on one face (`_linked`), whatever pattern they make."""
+    groups = _joined(len(pips), lambda i, j: _linked(cfg, gray, pips[i], pips[j], pips, enlarged))
+    return [[pips[i] for i in g] for g in groups]
 
 
 def find_faces(cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False) -> list[Face]:
@@ -444,15 +450,8 @@ def read_face(
         # A lone spot is a 1 only on an even face: a light gap between checkers is not.
         rest = np.zeros(resp.shape, np.uint8)
         cv2.circle(rest, (_PATCH // 2, _PATCH // 2), int(r["even_reach"] * _PATCH), 1, -1)
-        rest = rest.astype(bool)
-        cv2.circle(
-            rest.view(np.uint8),
-            (int(xs[on][0]), int(ys[on][0])),
-            int(r["pip_clear"] * _PATCH),
-            0,
-            -1,
-        )
-        if np.percentile(np.abs(resp[rest]), 90) > r["uneven_max"] * top:
+        cv2.circle(rest, (int(xs[on][0]), int(ys[on][0])), int(r["pip_clear"] * _PATCH), 0, -1)
+        if np.percentile(np.abs(resp[rest > 0]), 90) > r["uneven_max"] * top:
             return None, 0.0, False, _NO_PIPS
     if np.linalg.norm(pts.mean(axis=0) - 0.5) > r["centre_off_max"]:
         return None, 0.0, True, _NO_PIPS
@@ -482,9 +481,10 @@ def _max_channel_gradient(win: NDArray[Any]) -> tuple[NDArray[np.float32], NDArr
 def _edge_pair(
     cfg: Config, profile: NDArray[np.float64], lo: float, hi: float, width: tuple[float, float]
 ) -> tuple[int, int, float] | None:
-    """The face's two edges on a profile across it: the innermost strong peak below `lo`
-    and above `hi` (the pips' extent), `width` (min, max) apart. Returns them and the
-    weaker one's strength as a share of the stronger."""
+    """The face's two edges on a profile across it: a peak below `lo` and one above `hi`
+    (the pips' extent), `width` (min, max) apart, both at least `edge_share` of the
+    strongest; the strongest such pair, narrower pairs favoured (`edge_inward`). Returns
+    them and the weaker one's strength as a share of the stronger."""
     r = cfg["read"]
     n = len(profile)
     peaks = [
@@ -516,31 +516,18 @@ def _edge_pair(
 
 def seed_groups(cfg: Config, pips: list[Pip], side_px: float) -> list[list[Pip]]:
     """Pips close enough to share a die's face (single linkage), of one kind and face level."""
-    n = len(pips)
-    parent = list(range(n))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     reach = cfg["read"]["seed_link"] * side_px
-    for i in range(n):
-        a = pips[i]
-        for k in range(i + 1, n):
-            b = pips[k]
-            if a.dark != b.dark or abs(a.x - b.x) > reach or abs(a.y - b.y) > reach:
-                continue
-            if math.hypot(a.x - b.x, a.y - b.y) > reach:
-                continue
-            if abs(a.face - b.face) > cfg["read"]["seed_face_diff"] * min(a.contrast, b.contrast):
-                continue
-            parent[root(i)] = root(k)
-    groups: dict[int, list[Pip]] = {}
-    for i in range(n):
-        groups.setdefault(root(i), []).append(pips[i])
-    return list(groups.values())
+    face_diff = cfg["read"]["seed_face_diff"]
+
+    def linked(i: int, k: int) -> bool:
+        a, b = pips[i], pips[k]
+        if a.dark != b.dark or abs(a.x - b.x) > reach or abs(a.y - b.y) > reach:
+            return False
+        if math.hypot(a.x - b.x, a.y - b.y) > reach:
+            return False
+        return abs(a.face - b.face) <= face_diff * min(a.contrast, b.contrast)
+
+    return [[pips[i] for i in g] for g in _joined(len(pips), linked)]
 
 
 def fit_face(
@@ -550,8 +537,8 @@ def fit_face(
 
     `side_px` is a die's usual side there. The face's turn is where the edges round the
     pips agree (their gradients' angle times four: round pips cancel out); turned
-    upright, each pair of the face's sides is the innermost pair of strong straight
-    edges either side of the pips (a cocked die's top ends where its side begins).
+    upright, each pair of the face's sides is the strongest pair of straight edges
+    either side of the pips, narrower pairs favoured (`_edge_pair`).
     Returns the corners and the weaker side's edge strength as a share of the strongest.
     """
     r = cfg["read"]
@@ -701,9 +688,20 @@ def under_checker(cfg: Config, gray: Image, geo: BoardGeometry, x: float, y: flo
     sx, sy = gx[iy, ix], gy[iy, ix]
     radial = np.abs(sx * rx + sy * ry) / norm
     facing = (radial > j["rim_edge_min"]) & (radial**2 > j["rim_facing_min"] * (sx**2 + sy**2))
-    # A pixel either way along the radius: rims are not drawn exactly round.
     share = facing.mean(axis=-1)
     return bool(share.max() >= j["rim_share_min"])
+
+
+def _corner_pips(pts: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The four pips furthest from the pattern's centre (a 4's, 5's or 6's corners)."""
+    return pts[np.argsort(-np.linalg.norm(pts - pts.mean(axis=0), axis=1))[:4]]
+
+
+def _longest_span(pts: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The vector between the two pips furthest apart (a 2's or 3's diagonal)."""
+    gaps = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    i, k = np.unravel_index(int(gaps.argmax()), gaps.shape)
+    return np.asarray(pts[k] - pts[i], np.float64)
 
 
 def pip_box(cfg: Config, pips: list[Pip]) -> NDArray[np.float64] | None:
@@ -715,15 +713,12 @@ def pip_box(cfg: Config, pips: list[Pip]) -> NDArray[np.float64] | None:
     if value is None or value < 2:
         return None
     spread = cfg["read"]["pip_spread"]  # corner pips' distance apart / the face's side
-    centre = pts.mean(axis=0)
     if value >= 4:
-        far = pts[np.argsort(-np.linalg.norm(pts - centre, axis=1))[:4]]
-        (cx, cy), (w, h), angle = cv2.minAreaRect(far.astype(np.float32))
+        (cx, cy), (w, h), angle = cv2.minAreaRect(_corner_pips(pts).astype(np.float32))
         rect = ((cx, cy), (w / spread, h / spread), angle)
     else:
-        gaps = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-        i, k = np.unravel_index(int(gaps.argmax()), gaps.shape)
-        d = pts[k] - pts[i]
+        centre = pts.mean(axis=0)
+        d = _longest_span(pts)
         side = float(np.linalg.norm(d)) / math.sqrt(2) / spread
         angle = math.degrees(math.atan2(d[1], d[0])) - 45
         rect = ((float(centre[0]), float(centre[1])), (side, side), angle)
@@ -758,10 +753,9 @@ def pattern_aspect(value: int, pips_mm: NDArray[np.float64], box_mm: NDArray[np.
     their spread's principal axes), the ends of a 2 or 3 a diagonal (its parts along the
     box's sides).
     """
-    centre = pips_mm.mean(axis=0)
     if value >= 4:
-        far = np.argsort(-np.linalg.norm(pips_mm - centre, axis=1))[:4]
-        corners = pips_mm[far] - pips_mm[far].mean(axis=0)
+        far = _corner_pips(pips_mm)
+        corners = far - far.mean(axis=0)
         low, high = np.linalg.eigvalsh(corners.T @ corners)
         return float(math.sqrt(max(low, 0.0) / max(high, 1e-9)))
     return _diagonal_aspect(pips_mm, box_mm)
@@ -770,9 +764,7 @@ def pattern_aspect(value: int, pips_mm: NDArray[np.float64], box_mm: NDArray[np.
 def _diagonal_aspect(pips_mm: NDArray[np.float64], box_mm: NDArray[np.float64]) -> float:
     """The parts of the pips' longest span along the box's two sides, the less over the
     greater: 1 for a flat 2 or 3, less as the die is cocked."""
-    gaps = np.linalg.norm(pips_mm[:, None] - pips_mm[None], axis=2)
-    i, k = np.unravel_index(int(gaps.argmax()), gaps.shape)
-    d = pips_mm[k] - pips_mm[i]
+    d = _longest_span(pips_mm)
     u = box_mm[1] - box_mm[0]
     v = box_mm[3] - box_mm[0]
     du = abs(float(d @ u)) / max(float(np.linalg.norm(u)), 1e-9)
@@ -855,6 +847,7 @@ def _read_box(
 def read_calibrated(
     cfg: Config,
     image: Image,
+    gray: Image,
     work: Image,
     pips: list[Pip],
     geo: BoardGeometry,
@@ -871,7 +864,6 @@ def read_calibrated(
     """
     zoom, x0, y0 = view
     j, r = cfg["judge"], cfg["read"]
-    image_gray = to_gray(image)
     offset = np.array([x0, y0], np.float64)
     dice: list[DieReading] = []
     mean_scale = _px_per_mm(geo, work.shape[1] / zoom / 2 + x0, work.shape[0] / zoom / 2 + y0)
@@ -939,27 +931,19 @@ def read_calibrated(
     for die in dice:
         die.flat = die.aspect is None or die.aspect >= j["cocked_aspect_max"]
         x, y = die.center_px
-        die.on_checker = under_checker(cfg, image_gray, geo, x / zoom + x0, y / zoom + y0)
+        die.on_checker = under_checker(cfg, gray, geo, x / zoom + x0, y / zoom + y0)
     return dice
 
 
 # --- judging ------------------------------------------------------------------------
 
 
-def _face_box(
-    cfg: Config, gray: Image, face: Face, reach: float | None = None
-) -> NDArray[np.float64] | None:
-    """The corners (4 x 2, px) of the even region around a face's pips, if it is closed.
-
-    `reach` (px) is how far from the face's centre the region is looked for; by default
-    it follows from the pips' size and spread.
-    """
+def _face_box(cfg: Config, gray: Image, face: Face) -> NDArray[np.float64] | None:
+    """The corners (4 x 2, px) of the even region around a face's pips, if it is closed."""
     r = float(np.mean([p.r for p in face.pips]))
     spread = max((math.hypot(p.x - face.x, p.y - face.y) for p in face.pips), default=0.0)
     # Wide enough for the whole face of a 1 turned 45 degrees (pips are about a 12th of it).
-    if reach is None:
-        reach = max(cfg["judge"]["face_box_radii"] * r, 2.2 * spread + 3 * r)
-    half = int(reach) + 2
+    half = int(max(cfg["judge"]["face_box_radii"] * r, 2.2 * spread + 3 * r)) + 2
     hgt, wid = gray.shape
     x0, y0 = max(0, int(face.x) - half), max(0, int(face.y) - half)
     x1, y1 = min(wid, int(face.x) + half + 1), min(hgt, int(face.y) + half + 1)
@@ -997,54 +981,32 @@ def _face_box(
     return np.asarray(box, dtype=np.float64)
 
 
-def _aspect(cfg: Config, gray: Image, die: DieReading) -> float | None:
-    """The top face's aspect in the image (short / long side of its even region)."""
-    box = _face_box(cfg, gray, die.faces[0])
-    if box is None:
-        return None
-    a = float(np.linalg.norm(box[1] - box[0]))
-    b = float(np.linalg.norm(box[2] - box[1]))
-    if min(a, b) <= 0:
-        return None
-    return min(a, b) / max(a, b)
-
-
 def judge_dice(cfg: Config, gray: Image, dice: list[DieReading]) -> None:
-    """Without a calibration: fill in `flat` (a grossly foreshortened top face is cocked)
-    and drop values read with too little confidence (in place)."""
+    """Without a calibration, in place: `flat` (a grossly foreshortened top face is
+    cocked), values read with too little confidence dropped, and each value read again
+    from its whole face (the even region round its pips, warped to a square): where the
+    two disagree, or a 2's or 3's pips run along a side of the face (a 6's column alone
+    makes a 3), the die is unreadable."""
     j = cfg["judge"]
     for die in dice:
-        die.aspect = _aspect(cfg, gray, die)
+        top = die.faces[0]
+        box = _face_box(cfg, gray, top)
+        die.aspect = None
+        if box is not None:
+            a = float(np.linalg.norm(box[1] - box[0]))
+            b = float(np.linalg.norm(box[2] - box[1]))
+            die.aspect = min(a, b) / max(a, b) if min(a, b) > 0 else None
         die.flat = die.aspect is None or die.aspect >= j["cocked_aspect_uncalibrated"]
         if die.confidence < j["confidence_min"]:
             die.value = None
-
-
-def cross_check(cfg: Config, gray: Image, dice: list[DieReading]) -> None:
-    """Without a calibration: each value read from its pips' pattern is read again from
-    its whole face (the even region round the pips, warped to a square); where the two
-    disagree the die is unreadable (a 6's column alone makes a 3, in place)."""
-    for die in dice:
-        if die.value is None:
-            continue
-        top = die.faces[0]
-        box = _face_box(cfg, gray, top)
-        if box is None:
+        if die.value is None or box is None:
             continue
         again, _, _, _ = read_face(cfg, face_patch(gray, box), top.pips[0].dark)
-        if again is not None and again != die.value:
+        pts = np.array([[p.x, p.y] for p in top.pips])
+        if (again is not None and again != die.value) or (
+            die.value in (2, 3) and _diagonal_aspect(pts, box) < cfg["read"]["diagonal_min"]
+        ):
             die.value, die.confidence = None, 0.0
-        elif die.value in (2, 3):
-            # A 2's or 3's pips lie along the face's diagonal; along a side, part of a 6.
-            pts = np.array([[p.x, p.y] for p in top.pips])
-            gaps = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-            i, k = np.unravel_index(int(gaps.argmax()), gaps.shape)
-            d = pts[k] - pts[i]
-            u, v = box[1] - box[0], box[3] - box[0]
-            du = abs(float(d @ u)) / max(float(np.linalg.norm(u)), 1e-9)
-            dv = abs(float(d @ v)) / max(float(np.linalg.norm(v)), 1e-9)
-            if min(du, dv) < cfg["read"]["diagonal_min"] * max(du, dv):
-                die.value, die.confidence = None, 0.0
 
 
 def verdict(
@@ -1153,11 +1115,10 @@ def read_dice(
         # With a calibration a pip's size is known to within a factor.
         r_max = d_max / 2
         pips = [q for q in pips if q.r >= r_max * cfg["pips"]["calibrated_radius_min"]]
-        dice = read_calibrated(cfg, image, work, pips, geo, (zoom, x0, y0))
+        dice = read_calibrated(cfg, image, gray, work, pips, geo, (zoom, x0, y0))
     else:
         dice = group_dice(cfg, find_faces(cfg, work, pips))
         judge_dice(cfg, work, dice)
-        cross_check(cfg, work, dice)
     for die in dice:
         x, y = die.center_px
         die.center_px = (x / zoom + x0, y / zoom + y0)
