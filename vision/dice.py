@@ -531,7 +531,7 @@ def seed_groups(cfg: Config, pips: list[Pip], side_px: float) -> list[list[Pip]]
 
 
 def fit_face(
-    cfg: Config, image: Image, pips: list[Pip], side_px: float
+    cfg: Config, image: Image, pips: list[Pip], side_px: float, clear_sides: float | None = None
 ) -> tuple[NDArray[np.float64], float] | None:
     """The top face round a group of pips (image px, 4 corners in order), from its edges.
 
@@ -595,7 +595,7 @@ def fit_face(
     local = np.array([((p.x - x0) * zoom, (p.y - y0) * zoom, 1.0) for p in pips]) @ rot.T
     px0, px1 = local[:, 0].min(), local[:, 0].max()
     py0, py1 = local[:, 1].min(), local[:, 1].max()
-    clear = r["pip_clear"] * side
+    clear = (r["pip_clear"] if clear_sides is None else clear_sides) * side
     width = (r["side_min"] * side, r["side_max"] * side)
     band = r["band"] * side
 
@@ -772,8 +772,33 @@ def _diagonal_aspect(pips_mm: NDArray[np.float64], box_mm: NDArray[np.float64]) 
     return min(du, dv) / max(du, dv, 1e-9)
 
 
+def _face_level(work: Image, group: list[Pip]) -> float:
+    """The face's shade between and round its pips (work px): the lighter part of what
+    lies there for dark pips, the darker for light ones (a pip's own ring may take in a
+    side face or a shadow)."""
+    pts = np.array([[q.x, q.y] for q in group], np.float64)
+    r = float(np.mean([q.r for q in group]))
+    cx, cy = pts.mean(axis=0)
+    reach = float(np.linalg.norm(pts - (cx, cy), axis=1).max()) + 2.5 * r
+    x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
+    x1, y1 = min(work.shape[1], int(cx + reach) + 1), min(work.shape[0], int(cy + reach) + 1)
+    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float64)
+    near = np.hypot(xx - cx, yy - cy) <= reach
+    for q in group:
+        near &= np.hypot(xx - q.x, yy - q.y) > 1.6 * q.r
+    values = work[y0:y1, x0:x1][near]
+    if values.size < 8:
+        return float(np.median([q.face for q in group]))
+    return float(np.percentile(values, 80 if group[0].dark else 20))
+
+
 def trim_box(
-    cfg: Config, work: Image, box: NDArray[np.float64], level: float
+    cfg: Config,
+    work: Image,
+    box: NDArray[np.float64],
+    level: float,
+    dark: bool = True,
+    lines: bool = False,
 ) -> NDArray[np.float64]:
     """The box cut down to the face where a band along its sides is not the face's shade
     (`level`, round its pips): a cocked die's side face, or a shadow, that the edges
@@ -784,7 +809,13 @@ def trim_box(
     tol = max(r["trim_tolerance_min"], r["trim_tolerance"] * spread)
     inner = slice(int(0.1 * _PATCH), int(0.9 * _PATCH))
     cuts = []
-    for profile in (np.median(patch[inner], axis=0), np.median(patch[:, inner], axis=1)):
+    # Each line across the face is its median, or (`lines`) taken as mostly face between
+    # its pips: its lighter part for dark pips, its darker for light ones.
+    q = (75 if dark else 25) if lines else 50
+    for profile in (
+        np.percentile(patch[inner], q, axis=0),
+        np.percentile(patch[:, inner], q, axis=1),
+    ):
         off = np.abs(profile - level) > tol
         lead = int(np.argmin(off)) if not off.all() else 0
         trail = int(np.argmin(off[::-1])) if not off.all() else 0
@@ -875,18 +906,36 @@ def read_calibrated(
             for q in group
         ]
         fitted = fit_face(cfg, image, in_image, j["die_mm"] * scale)
+        if fitted is None:
+            # A cocked die's top is short across its tilt: its edge lies nearer its pips.
+            fitted = fit_face(cfg, image, in_image, j["die_mm"] * scale, r["pip_clear_short"])
         die = None
         if fitted is not None:
             box = (fitted[0] - offset) * zoom
             die = _read_box(cfg, work, geo, view, group, box)
-            if die is None or die.value is None:
-                # The edges may have taken in a cocked die's side face, or a shadow.
-                level = float(np.median([q.face for q in group]))
-                trimmed = trim_box(cfg, work, box, level)
-                if trimmed is not box:
+            # The edges may have taken in a cocked die's side face, or a shadow: where the
+            # box reads nothing, or a 1's box is not square (a 1 is judged by its box).
+            if (
+                die is None
+                or die.value is None
+                or (die.value == 1 and (die.aspect or 1.0) < j["cocked_aspect_max"])
+            ):
+                # The face's shade: as its pips' rings saw it, else as seen between them.
+                for level, lines in (
+                    (float(np.median([q.face for q in group])), False),
+                    (_face_level(work, group), True),
+                ):
+                    trimmed = trim_box(cfg, work, box, level, group[0].dark, lines)
+                    if trimmed is box:
+                        continue
                     again = _read_box(cfg, work, geo, view, group, trimmed)
-                    if again is not None and again.value is not None:
+                    if (
+                        again is not None
+                        and again.value is not None
+                        and (die is None or die.value is None or again.value == die.value)
+                    ):
                         die = again
+                        break
         if die is None or die.value is None:
             from_pips = pip_box(cfg, in_image)
             if from_pips is not None:
