@@ -211,3 +211,50 @@ def test_a_short_row_missing_its_first_checker_is_preferred_over_sixteen_checker
     assert black[6] == 5 and sum(black[1:]) == 15
     assert readings[i19].count == 5 and readings[i19].confidence < 0.5
     assert readings[i1].count == 10  # the other place was not touched
+
+
+def test_a_lone_checker_through_heavy_jpeg_is_counted() -> None:
+    """Board 203 of `benchmarks/board.py` (seed 2026): a green-wood board, noisy, JPEG
+    quality 60, with a calibration about 0.2% off. Black's lone checker on white's 8-point
+    makes a rim just under the old threshold (0.79 of it on edges facing its centre)."""
+    from calibration.geometry import BoardGeometry as Geo
+    from vision.render import CameraPose, Look
+
+    style = next(s for s in STYLES if s.name == "green-wood")
+    scene = Scene(
+        style=style,
+        width_mm=507.79635247290463,
+        height_mm=412.60436804455946,
+        bar_width_mm=41.41455802536156,
+        frame_mm=40.16996017884826,
+        white=(0, 6, 4, 0, 0, 0, 0, 2, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+        black=(0, 4, 2, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 2, 1, 0, 3, 0, 1, 0, 0, 0, 0),
+        pose=CameraPose(
+            yaw_deg=72.10270878732672,
+            tilt_deg=1.9528759657912258,
+            tilt_axis_deg=140.69662698647096,
+            distance_mm=966.610768321864,
+            fill=0.6359441738762445,
+            shift=(0.014701657384733419, -0.0331954934609211),
+            k1=-0.11649928220154895,
+            k2=0.03035492398440916,
+        ),
+        look=Look(
+            light_gradient=0.1716675772491231,
+            vignette=0.13923705665422317,
+            noise=6.5578059374043045,
+            blur=1.1285903084825715,
+            jpeg=60,
+        ),
+        image_size=(1920, 1080),
+        seed=560168456,
+    )
+    r = render(scene)
+    assert r.calibration is not None
+    corners = np.array(r.calibration.corners_px)
+    width = float(np.linalg.norm(corners[1] - corners[0]))
+    moved = corners + np.random.default_rng(203).normal(0, 0.002 * width / 1.4, corners.shape)
+    cal = replace(r.calibration, corners_px=tuple(map(tuple, moved.tolist())))
+    reading = BoardReader(Geo(cal)).read(r.image)
+    assert reading.black == list(scene.black)
+    assert reading.white == list(scene.white)
