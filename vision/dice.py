@@ -153,8 +153,11 @@ def _circle(x: float, y: float, radius: float) -> NDArray[np.float64]:
     return np.stack([x + radius * np.cos(_RING_ANGLES), y + radius * np.sin(_RING_ANGLES)], 1)
 
 
-def _ring_check(cfg: Config, gray: Image, cands: list[dict[str, Any]]) -> list[Pip]:
-    """Keep candidates that sit on an even face clearly brighter (darker) than the pip."""
+def _ring_check(
+    cfg: Config, gray: Image, cands: list[dict[str, Any]], spread_max: float
+) -> list[Pip]:
+    """Keep candidates that sit on an even face clearly brighter (darker) than the pip
+    (the ring's 10-90% spread at most `spread_max` of the contrast)."""
     p = cfg["pips"]
     hgt, wid = gray.shape
     pips = []
@@ -181,7 +184,7 @@ def _ring_check(cfg: Config, gray: Image, cands: list[dict[str, Any]]) -> list[P
         face = float(np.median(ring))
         contrast = face - c["value"] if c["dark"] else c["value"] - face
         spread = float(np.percentile(ring, 90) - np.percentile(ring, 10))
-        if contrast < p["contrast_min"] or spread > p["ring_spread_max"] * contrast:
+        if contrast < p["contrast_min"] or spread > spread_max * contrast:
             continue
         pips.append(Pip(c["x"], c["y"], c["r"], c["dark"], face, contrast, c["shape"]))
     return pips
@@ -191,7 +194,9 @@ def find_pips(cfg: Config, gray: Image, d_max: float | None = None) -> list[Pip]
     """Every pip in a grey image; without `d_max` (pixels) at several scales."""
     p = cfg["pips"]
     levels: list[tuple[Image, float]] = [(gray, 1.0)]
-    share = p["peak_share_calibrated"] if d_max is not None else p["peak_share"]
+    calibrated = d_max is not None
+    share = p["peak_share_calibrated"] if calibrated else p["peak_share"]
+    spread_max = p["ring_spread_max_calibrated"] if calibrated else p["ring_spread_max"]
     if d_max is None:
         d_max = p["diameter_max_px"]
         level, scale = gray, 1.0
@@ -211,7 +216,7 @@ def find_pips(cfg: Config, gray: Image, d_max: float | None = None) -> list[Pip]
                     for o in cands
                 )
             )
-    return _ring_check(cfg, gray, cands)
+    return _ring_check(cfg, gray, cands, spread_max)
 
 
 # --- faces --------------------------------------------------------------------------
@@ -875,6 +880,80 @@ def _read_box(
     return die
 
 
+def _read_group(
+    cfg: Config,
+    image: Image,
+    work: Image,
+    geo: BoardGeometry,
+    view: tuple[float, int, int],
+    group: list[Pip],
+) -> tuple[DieReading | None, tuple[NDArray[np.float64], float] | None, float]:
+    """The die that a group of seeds (work px) lie on, read from its face: boxed by its
+    edges, trimmed, or boxed from its pips (see `read_calibrated`). Also the edges' fit
+    and the image's scale there (px per mm)."""
+    zoom, x0, y0 = view
+    j, r = cfg["judge"], cfg["read"]
+    offset = np.array([x0, y0], np.float64)
+    cx, cy = np.mean([[q.x, q.y] for q in group], axis=0)
+    scale = _px_per_mm(geo, cx / zoom + x0, cy / zoom + y0)
+    in_image = [
+        Pip(q.x / zoom + x0, q.y / zoom + y0, q.r / zoom, q.dark, q.face, q.contrast, q.shape)
+        for q in group
+    ]
+    fitted = fit_face(cfg, image, in_image, j["die_mm"] * scale)
+    if fitted is None:
+        # A cocked die's top is short across its tilt: its edge lies nearer its pips.
+        fitted = fit_face(cfg, image, in_image, j["die_mm"] * scale, r["pip_clear_short"])
+    die = None
+    if fitted is not None:
+        box = (fitted[0] - offset) * zoom
+        die = _read_box(cfg, work, geo, view, group, box)
+        # The edges may have taken in a cocked die's side face, or a shadow: where the
+        # box reads nothing, or a 1's box is not square (a 1 is judged by its box).
+        if (
+            die is None
+            or die.value is None
+            or (die.value == 1 and (die.aspect or 1.0) < j["cocked_aspect_max"])
+        ):
+            # The face's shade: as its pips' rings saw it, else as seen between them.
+            for level, lines in (
+                (float(np.median([q.face for q in group])), False),
+                (_face_level(work, group), True),
+            ):
+                trimmed = trim_box(cfg, work, box, level, group[0].dark, lines)
+                if trimmed is box:
+                    continue
+                again = _read_box(cfg, work, geo, view, group, trimmed)
+                if (
+                    again is not None
+                    and again.value is not None
+                    and (die is None or die.value is None or again.value == die.value)
+                ):
+                    die = again
+                    break
+    if die is None or die.value is None:
+        from_pips = pip_box(cfg, in_image)
+        if from_pips is not None:
+            other = _read_box(cfg, work, geo, view, group, (from_pips - offset) * zoom)
+            # Boxed from its pips, a face must read as they are, and be a whole die's
+            # size: two pips of a cocked 4, or of a 6, may make a small 2.
+            if (
+                other is not None
+                and other.value == len(group)
+                and (other.size_mm or 0.0) >= cfg["pips"]["die_mm_min"]
+                and (fitted is None or _turn_apart(fitted[0], from_pips) <= r["turn_agree"])
+            ):
+                die = other
+                if fitted is not None and die.value in (2, 3):
+                    # A box from a diagonal is square by making: the edges' box tells
+                    # how the face's sides run.
+                    die.aspect = _diagonal_aspect(
+                        geo.px_to_mm(np.array([[q.x, q.y] for q in in_image])),
+                        geo.px_to_mm(fitted[0]),
+                    )
+    return die, fitted, scale
+
+
 def read_calibrated(
     cfg: Config,
     image: Image,
@@ -895,67 +974,18 @@ def read_calibrated(
     """
     zoom, x0, y0 = view
     j, r = cfg["judge"], cfg["read"]
-    offset = np.array([x0, y0], np.float64)
     dice: list[DieReading] = []
     mean_scale = _px_per_mm(geo, work.shape[1] / zoom / 2 + x0, work.shape[0] / zoom / 2 + y0)
     for group in seed_groups(cfg, pips, j["die_mm"] * mean_scale * zoom):
-        cx, cy = np.mean([[q.x, q.y] for q in group], axis=0)
-        scale = _px_per_mm(geo, cx / zoom + x0, cy / zoom + y0)
-        in_image = [
-            Pip(q.x / zoom + x0, q.y / zoom + y0, q.r / zoom, q.dark, q.face, q.contrast, q.shape)
-            for q in group
-        ]
-        fitted = fit_face(cfg, image, in_image, j["die_mm"] * scale)
-        if fitted is None:
-            # A cocked die's top is short across its tilt: its edge lies nearer its pips.
-            fitted = fit_face(cfg, image, in_image, j["die_mm"] * scale, r["pip_clear_short"])
-        die = None
-        if fitted is not None:
-            box = (fitted[0] - offset) * zoom
-            die = _read_box(cfg, work, geo, view, group, box)
-            # The edges may have taken in a cocked die's side face, or a shadow: where the
-            # box reads nothing, or a 1's box is not square (a 1 is judged by its box).
-            if (
-                die is None
-                or die.value is None
-                or (die.value == 1 and (die.aspect or 1.0) < j["cocked_aspect_max"])
-            ):
-                # The face's shade: as its pips' rings saw it, else as seen between them.
-                for level, lines in (
-                    (float(np.median([q.face for q in group])), False),
-                    (_face_level(work, group), True),
-                ):
-                    trimmed = trim_box(cfg, work, box, level, group[0].dark, lines)
-                    if trimmed is box:
-                        continue
-                    again = _read_box(cfg, work, geo, view, group, trimmed)
-                    if (
-                        again is not None
-                        and again.value is not None
-                        and (die is None or die.value is None or again.value == die.value)
-                    ):
-                        die = again
-                        break
-        if die is None or die.value is None:
-            from_pips = pip_box(cfg, in_image)
-            if from_pips is not None:
-                other = _read_box(cfg, work, geo, view, group, (from_pips - offset) * zoom)
-                # Boxed from its pips, a face must read as they are, and be a whole die's
-                # size: two pips of a cocked 4, or of a 6, may make a small 2.
-                if (
-                    other is not None
-                    and other.value == len(group)
-                    and (other.size_mm or 0.0) >= cfg["pips"]["die_mm_min"]
-                    and (fitted is None or _turn_apart(fitted[0], from_pips) <= r["turn_agree"])
-                ):
-                    die = other
-                    if fitted is not None and die.value in (2, 3):
-                        # A box from a diagonal is square by making: the edges' box tells
-                        # how the face's sides run.
-                        die.aspect = _diagonal_aspect(
-                            geo.px_to_mm(np.array([[q.x, q.y] for q in in_image])),
-                            geo.px_to_mm(fitted[0]),
-                        )
+        die, fitted, scale = _read_group(cfg, image, work, geo, view, group)
+        if (die is None or die.value is None) and 2 <= len(group) <= r["retry_seeds_max"]:
+            # One seed may be no pip (a shadow's corner, a speck) and spoil the fit: the
+            # group is read again without each seed in turn.
+            for k in range(len(group)):
+                again = _read_group(cfg, image, work, geo, view, group[:k] + group[k + 1 :])
+                if again[0] is not None and again[0].value is not None:
+                    die, fitted, scale = again
+                    break
         if die is None:
             continue
         if die.value is None and (

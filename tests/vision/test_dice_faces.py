@@ -99,20 +99,42 @@ def test_a_cocked_die_of_each_value_is_called_cocked(style: str) -> None:
             assert result.reasons == ["cocked"], (value, turn, [d.to_json() for d in result.dice])
 
 
-def test_a_flat_1_beside_its_shadow_is_flat() -> None:
-    # A lone pip says nothing of the tilt: a 1 is judged by its face's box, which must
-    # not take in the shadow along one side (a referee game's roll, seed 100).
+def film_shot(seed: int, shot: int, roller: str):  # type: ignore[no-untyped-def]
+    """A still of a referee benchmark game (`benchmarks/referee.py`), read as a camera's
+    Motion JPEG stream delivers it."""
     from companion.gamevideo import film_game
 
-    scene = film_game(100, (1920, 1080), length=7, illegal_at=5).shots[197].scene
-    assert sorted(d.value for d in scene.dice) == [1, 5]
-    r = render(scene)
+    scene = film_game(seed, (1920, 1080), length=7, illegal_at=5 if seed == 100 else None)
+    r = render(scene.shots[shot].scene)
     assert r.calibration is not None
     ok, jpeg = cv2.imencode(".jpg", r.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     assert ok
-    image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)  # as a camera's Motion JPEG stream has it
-    result = read_dice(CFG, image, BoardGeometry(r.calibration), "white")
-    assert result.reasons == [] and result.roll == (5, 1), [d.to_json() for d in result.dice]
+    image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    return read_dice(CFG, image, BoardGeometry(r.calibration), roller)
+
+
+@pytest.mark.parametrize(
+    ("seed", "shot", "roller", "roll", "reasons"),
+    [
+        # A lone pip says nothing of the tilt: a 1 is judged by its face's box, which
+        # must not take in the shadow along one side.
+        (100, 197, "white", (5, 1), []),
+        # A cocked 2 turned near a side: its pips lie close to its short face's edge,
+        # where the ring round a pip takes in the side face or the shadow.
+        (100, 391, "black", (6, 2), ["cocked"]),
+        (103, 553, "black", (3, 2), ["cocked"]),
+        # A 2 on a light point, a speck of the shadow beside it taken for a pip: the
+        # seeds are read again without it.
+        (102, 45, "white", (2, 1), []),
+    ],
+    ids=["flat-1-shadow", "cocked-2-near-side", "cocked-2-grey-side", "2-with-a-speck"],
+)
+def test_stills_of_the_referee_games(
+    seed: int, shot: int, roller: str, roll: tuple[int, int], reasons: list[str]
+) -> None:
+    result = film_shot(seed, shot, roller)
+    assert result.reasons == reasons, [d.to_json() for d in result.dice]
+    assert sorted((d.value or 0 for d in result.dice), reverse=True) == list(roll)
 
 
 def test_a_die_standing_on_a_checker_is_seen_by_the_checker_s_rim() -> None:
