@@ -887,10 +887,11 @@ def _read_group(
     geo: BoardGeometry,
     view: tuple[float, int, int],
     group: list[Pip],
+    from_pips: bool = True,
 ) -> tuple[DieReading | None, tuple[NDArray[np.float64], float] | None, float]:
     """The die that a group of seeds (work px) lie on, read from its face: boxed by its
-    edges, trimmed, or boxed from its pips (see `read_calibrated`). Also the edges' fit
-    and the image's scale there (px per mm)."""
+    edges, trimmed, or (`from_pips`) boxed from its pips (see `read_calibrated`). Also
+    the edges' fit and the image's scale there (px per mm)."""
     zoom, x0, y0 = view
     j, r = cfg["judge"], cfg["read"]
     offset = np.array([x0, y0], np.float64)
@@ -931,17 +932,17 @@ def _read_group(
                 ):
                     die = again
                     break
-    if die is None or die.value is None:
-        from_pips = pip_box(cfg, in_image)
-        if from_pips is not None:
-            other = _read_box(cfg, work, geo, view, group, (from_pips - offset) * zoom)
+    if from_pips and (die is None or die.value is None):
+        pips_box = pip_box(cfg, in_image)
+        if pips_box is not None:
+            other = _read_box(cfg, work, geo, view, group, (pips_box - offset) * zoom)
             # Boxed from its pips, a face must read as they are, and be a whole die's
             # size: two pips of a cocked 4, or of a 6, may make a small 2.
             if (
                 other is not None
                 and other.value == len(group)
                 and (other.size_mm or 0.0) >= cfg["pips"]["die_mm_min"]
-                and (fitted is None or _turn_apart(fitted[0], from_pips) <= r["turn_agree"])
+                and (fitted is None or _turn_apart(fitted[0], pips_box) <= r["turn_agree"])
             ):
                 die = other
                 if fitted is not None and die.value in (2, 3):
@@ -982,8 +983,11 @@ def read_calibrated(
             # One seed may be no pip (a shadow's corner, a speck) and spoil the fit: the
             # group is read again without each seed in turn.
             for k in range(len(group)):
-                again = _read_group(cfg, image, work, geo, view, group[:k] + group[k + 1 :])
-                if again[0] is not None and again[0].value is not None:
+                fewer = group[:k] + group[k + 1 :]
+                again = _read_group(cfg, image, work, geo, view, fewer, from_pips=False)
+                # Read from the face's edges, every seed left a pip of it (a 6 whose
+                # middle pips went unseen is no 4).
+                if again[0] is not None and (again[0].value or 0) >= len(group) - 1:
                     die, fitted, scale = again
                     break
         if die is None:

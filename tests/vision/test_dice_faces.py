@@ -126,8 +126,15 @@ def film_shot(seed: int, shot: int, roller: str):  # type: ignore[no-untyped-def
         # A 2 on a light point, a speck of the shadow beside it taken for a pip: the
         # seeds are read again without it.
         (102, 45, "white", (2, 1), []),
+        (101, 115, "black", (5, 4), []),
     ],
-    ids=["flat-1-shadow", "cocked-2-near-side", "cocked-2-grey-side", "2-with-a-speck"],
+    ids=[
+        "flat-1-shadow",
+        "cocked-2-near-side",
+        "cocked-2-grey-side",
+        "2-with-a-speck",
+        "5-with-a-speck",
+    ],
 )
 def test_stills_of_the_referee_games(
     seed: int, shot: int, roller: str, roll: tuple[int, int], reasons: list[str]
