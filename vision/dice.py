@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -51,6 +51,7 @@ class Pip:
     face: float  # grey level of the face around it
     contrast: float
     shape: tuple[float, float, float]  # normalised second moments (xx, xy, yy)
+    uneven: float = 0.0  # the face ring's 10-90% spread over the contrast
 
 
 @dataclass
@@ -108,8 +109,17 @@ class DiceResult:
 
 
 def _candidates(
-    cfg: Config, gray: Image, d_max: float, dark: bool, scale: float, share: float
+    cfg: Config,
+    gray: Image,
+    d_max: float,
+    dark: bool,
+    scale: float,
+    share: float,
+    bars: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
+    """Pip-like blobs (x, y, r, value, dark, shape). Blobs a pip wide and about three
+    long (a cocked or blurred 6's column of pips run together) go to `bars`, if given,
+    as three candidates along each."""
     p = cfg["pips"]
     k = int(d_max * p["kernel_diameters"]) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -123,7 +133,11 @@ def _candidates(
     for j in range(1, n):
         x, y, w, h, a = (int(v) for v in stats[j])
         big = d_max * p["blob_diameters_max"]
-        if a < p["area_min_px"] or w > big or h > big:
+        if a < p["area_min_px"]:
+            continue
+        if w > big or h > big:
+            if bars is not None and max(w, h) < p["bar_diameters_max"] * big:
+                bars.extend(_bar(cfg, gray, lab[y : y + h, x : x + w] == j, x, y, big, dark))
             continue
         if a / (w * h) < p["fill_min"]:
             continue
@@ -143,6 +157,40 @@ def _candidates(
             }
         )
     return out
+
+
+def _bar(
+    cfg: Config, gray: Image, sub: NDArray[np.bool_], x: int, y: int, big: float, dark: bool
+) -> list[dict[str, Any]]:
+    """A blob (mask `sub` at x, y) that is a pip wide and about three long, straight and
+    filled: three pips in a row run together, as three candidates along it; else none."""
+    p = cfg["pips"]
+    m = cv2.moments(sub.astype(np.uint8), True)
+    a = m["m00"]
+    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / a
+    (low, high), vecs = np.linalg.eigh(cov)
+    width, length = 4 * math.sqrt(max(low, 0.0)), 4 * math.sqrt(max(high, 0.0))
+    if not p["bar_width_min"] * big <= width <= big:
+        return []
+    if not p["bar_length_min"] <= length / width <= p["bar_length_max"]:
+        return []
+    if a < p["bar_fill_min"] * math.pi / 4 * width * length:
+        return []  # not a filled bar: a corner, a crossing of lines
+    cx, cy = x + m["m10"] / a, y + m["m01"] / a
+    ux, uy = vecs[:, 1]
+    step = (length - width) / 2
+    values = gray[y : y + sub.shape[0], x : x + sub.shape[1]][sub]
+    return [
+        {
+            "x": cx + k * step * ux,
+            "y": cy + k * step * uy,
+            "r": width / 2,
+            "value": float(values.min() if dark else values.max()),
+            "dark": dark,
+            "shape": (1.0, 0.0, 1.0),  # each taken for a round pip
+        }
+        for k in (-1, 0, 1)
+    ]
 
 
 _RING_ANGLES = np.linspace(0, 2 * np.pi, 24, endpoint=False)
@@ -186,12 +234,17 @@ def _ring_check(
         spread = float(np.percentile(ring, 90) - np.percentile(ring, 10))
         if contrast < p["contrast_min"] or spread > spread_max * contrast:
             continue
-        pips.append(Pip(c["x"], c["y"], c["r"], c["dark"], face, contrast, c["shape"]))
+        pips.append(
+            Pip(c["x"], c["y"], c["r"], c["dark"], face, contrast, c["shape"], spread / contrast)
+        )
     return pips
 
 
-def find_pips(cfg: Config, gray: Image, d_max: float | None = None) -> list[Pip]:
-    """Every pip in a grey image; without `d_max` (pixels) at several scales."""
+def find_pips(
+    cfg: Config, gray: Image, d_max: float | None = None, bars: list[Pip] | None = None
+) -> list[Pip]:
+    """Every pip in a grey image; without `d_max` (pixels) at several scales. With
+    `bars`, the pips of bars (three pips run together, `_bar`) are put there."""
     p = cfg["pips"]
     levels: list[tuple[Image, float]] = [(gray, 1.0)]
     calibrated = d_max is not None
@@ -204,9 +257,10 @@ def find_pips(cfg: Config, gray: Image, d_max: float | None = None) -> list[Pip]
             level, scale = np.asarray(cv2.pyrDown(level), dtype=np.uint8), scale * 2
             levels.append((level, scale))
     cands: list[dict[str, Any]] = []
+    bar_cands: list[dict[str, Any]] | None = [] if bars is not None else None
     for level, scale in levels:
         for dark in (True, False):
-            found = _candidates(cfg, level, d_max, dark, scale, share)
+            found = _candidates(cfg, level, d_max, dark, scale, share, bar_cands)
             # A pip found at a finer level wins over the same pip seen coarser.
             cands.extend(
                 c
@@ -216,6 +270,8 @@ def find_pips(cfg: Config, gray: Image, d_max: float | None = None) -> list[Pip]
                     for o in cands
                 )
             )
+    if bars is not None and bar_cands:
+        bars.extend(_ring_check(cfg, gray, bar_cands, spread_max))
     return _ring_check(cfg, gray, cands, spread_max)
 
 
@@ -897,10 +953,7 @@ def _read_group(
     offset = np.array([x0, y0], np.float64)
     cx, cy = np.mean([[q.x, q.y] for q in group], axis=0)
     scale = _px_per_mm(geo, cx / zoom + x0, cy / zoom + y0)
-    in_image = [
-        Pip(q.x / zoom + x0, q.y / zoom + y0, q.r / zoom, q.dark, q.face, q.contrast, q.shape)
-        for q in group
-    ]
+    in_image = [replace(q, x=q.x / zoom + x0, y=q.y / zoom + y0, r=q.r / zoom) for q in group]
     fitted = fit_face(cfg, image, in_image, j["die_mm"] * scale)
     if fitted is None:
         # A cocked die's top is short across its tilt: its edge lies nearer its pips.
@@ -955,6 +1008,29 @@ def _read_group(
     return die, fitted, scale
 
 
+def _read_seeds(
+    cfg: Config,
+    image: Image,
+    work: Image,
+    geo: BoardGeometry,
+    view: tuple[float, int, int],
+    group: list[Pip],
+    from_pips: bool = True,
+) -> tuple[DieReading | None, tuple[NDArray[np.float64], float] | None, float]:
+    """`_read_group`, and where that reads no value, again without each seed in turn:
+    one seed may be no pip (a shadow's corner, a speck) and spoil the fit."""
+    die, fitted, scale = _read_group(cfg, image, work, geo, view, group, from_pips)
+    if (die is None or die.value is None) and 2 <= len(group) <= cfg["read"]["retry_seeds_max"]:
+        for k in range(len(group)):
+            fewer = group[:k] + group[k + 1 :]
+            again = _read_group(cfg, image, work, geo, view, fewer, from_pips=False)
+            # Read from the face's edges, every seed left a pip of it (a 6 whose middle
+            # pips went unseen is no 4).
+            if again[0] is not None and (again[0].value or 0) >= len(group) - 1:
+                return again
+    return die, fitted, scale
+
+
 def read_calibrated(
     cfg: Config,
     image: Image,
@@ -978,18 +1054,12 @@ def read_calibrated(
     dice: list[DieReading] = []
     mean_scale = _px_per_mm(geo, work.shape[1] / zoom / 2 + x0, work.shape[0] / zoom / 2 + y0)
     for group in seed_groups(cfg, pips, j["die_mm"] * mean_scale * zoom):
-        die, fitted, scale = _read_group(cfg, image, work, geo, view, group)
-        if (die is None or die.value is None) and 2 <= len(group) <= r["retry_seeds_max"]:
-            # One seed may be no pip (a shadow's corner, a speck) and spoil the fit: the
-            # group is read again without each seed in turn.
-            for k in range(len(group)):
-                fewer = group[:k] + group[k + 1 :]
-                again = _read_group(cfg, image, work, geo, view, fewer, from_pips=False)
-                # Read from the face's edges, every seed left a pip of it (a 6 whose
-                # middle pips went unseen is no 4).
-                if again[0] is not None and (again[0].value or 0) >= len(group) - 1:
-                    die, fitted, scale = again
-                    break
+        if len(group) == 1 and group[0].uneven > cfg["pips"]["ring_spread_max"]:
+            # A lone pip is a 1 only in the middle of its face, where the face round it is
+            # even (`ring_spread_max_calibrated` lets the pips by a cocked face's edge in;
+            # a light gap between two checkers would come in with them).
+            continue
+        die, fitted, scale = _read_seeds(cfg, image, work, geo, view, group)
         if die is None:
             continue
         if die.value is None and (
@@ -1005,7 +1075,10 @@ def read_calibrated(
         ]
         if same:
             kept = same[0]
-            if kept.value is None and die.value is not None:
+            # Two readings of one die: a value over none, and of two values the greater
+            # (a subset of its pips may make a smaller pattern; more pips than it has
+            # are not seen).
+            if die.value is not None and (kept.value is None or die.value > kept.value):
                 kept.value, kept.confidence, kept.aspect = die.value, die.confidence, die.aspect
                 kept.center_px, kept.size_mm = die.center_px, die.size_mm
             kept.faces[0].pips.extend(group)
@@ -1016,6 +1089,49 @@ def read_calibrated(
         x, y = die.center_px
         die.on_checker = under_checker(cfg, gray, geo, x / zoom + x0, y / zoom + y0)
     return dice
+
+
+def read_bars(
+    cfg: Config,
+    image: Image,
+    gray: Image,
+    work: Image,
+    bars: list[Pip],
+    dice: list[DieReading],
+    geo: BoardGeometry,
+    view: tuple[float, int, int],
+) -> list[DieReading]:
+    """6s whose columns of pips ran together into bars (a cocked die's, or a small blurred
+    one's), found after the dice read from round pips and away from them. Bars seed a die
+    alone: among the pips they would spoil good faces (a wood's streak, a point's tip
+    make bars too). Only a 6 read from the face's edges is taken."""
+    zoom, x0, y0 = view
+    j, r = cfg["judge"], cfg["read"]
+    mean_scale = _px_per_mm(geo, work.shape[1] / zoom / 2 + x0, work.shape[0] / zoom / 2 + y0)
+    side = j["die_mm"] * mean_scale * zoom
+    free = [
+        q
+        for q in bars
+        if all(math.hypot(q.x - d.center_px[0], q.y - d.center_px[1]) > side for d in dice)
+    ]
+    found: list[DieReading] = []
+    for group in seed_groups(cfg, free, side):
+        if len(group) < 4:
+            continue  # one bar: no 6
+        die, _, _ = _read_seeds(cfg, image, work, geo, view, group, from_pips=False)
+        if die is None or die.value != 6:
+            continue
+        if any(
+            math.hypot(d.center_px[0] - die.center_px[0], d.center_px[1] - die.center_px[1])
+            < r["same_face"] * side
+            for d in found
+        ):
+            continue
+        die.flat = die.aspect is None or die.aspect >= j["cocked_aspect_max"]
+        x, y = die.center_px
+        die.on_checker = under_checker(cfg, gray, geo, x / zoom + x0, y / zoom + y0)
+        found.append(die)
+    return found
 
 
 # --- judging ------------------------------------------------------------------------
@@ -1193,12 +1309,14 @@ def read_dice(
                 dtype=np.uint8,
             )
             d_max *= zoom
-    pips = find_pips(cfg, work, d_max)
+    bars: list[Pip] | None = [] if geo is not None else None
+    pips = find_pips(cfg, work, d_max, bars)
     if geo is not None and d_max is not None:
         # With a calibration a pip's size is known to within a factor.
         r_max = d_max / 2
         pips = [q for q in pips if q.r >= r_max * cfg["pips"]["calibrated_radius_min"]]
         dice = read_calibrated(cfg, image, gray, work, pips, geo, (zoom, x0, y0))
+        dice += read_bars(cfg, image, gray, work, bars or [], dice, geo, (zoom, x0, y0))
     else:
         dice = group_dice(cfg, find_faces(cfg, work, pips))
         judge_dice(cfg, work, dice)
