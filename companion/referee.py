@@ -82,6 +82,11 @@ def rules_verdict(
     """The roll and whether it stands for `roller` ("white", "black" or "opening")."""
     from vision.dice import verdict
 
+    read = [d for d in dice if d.value is not None]
+    if len(read) == 2 and len(dice) > 2:
+        # Beside two dice read, what cannot be read is taken for no die (a gap between
+        # two checkers can look like a face); a third die read still counts.
+        dice = read
     roll, _, reasons = verdict(list(dice), roller, True)  # type: ignore[arg-type]
     if on_checker_allowed:
         reasons = [r for r in reasons if r != "on_checker"]
@@ -334,18 +339,23 @@ class Referee:
         mover = match.on_roll
         other_side = "left" if mover == Color.WHITE else "right"
         events: list[Event] = []
-        if len(s.dice) > 2 and any(d[0] == other_side for d in s.dice):
+        # On the other player's side a thing that cannot be read is taken for no die (a
+        # gap between two checkers can look like a face): it makes no early roll, and
+        # the mover's dice are picked up without it.
+        dice = [d for d in s.dice if d[1] or d[0] != other_side]
+        theirs = [d for d in dice if d[0] == other_side]
+        if len(dice) > 2 and theirs:
             if not self._early:
                 self._early = True
                 events.append(
                     {"type": "reroll", "player": str(mover.opponent), "reasons": ["early"]}
                 )
             return events
-        if self._early and len(s.dice) <= 2:
+        if self._early and len(dice) <= 2:
             self._early = False
-            if s.dice:
+            if dice:
                 return events  # the early roll was taken back; the mover's dice are still there
-        if s.dice and not self._picked_up:
+        if dice and not self._picked_up:
             return events  # the mover is still playing
         if not self._picked_up:
             self._picked_up = True

@@ -204,6 +204,39 @@ def test_a_roll_before_the_mover_picked_up_his_dice_is_void() -> None:
     assert t.types(out) == ["dice_picked_up", "play"]
 
 
+def test_a_thing_that_cannot_be_read_on_the_other_side_is_no_early_roll() -> None:
+    # A gap between two checkers may look like a face without a pattern: while the mover
+    # plays, it is neither an early roll nor does it stop the play being read.
+    t = Table()
+    start_game(t)
+    white_plays_31(t)
+    gap = D(None, "left")
+    assert t.still([D(3, "right"), D(1, "right"), gap]) == []
+    t.hand()
+    out = t.still([gap])
+    assert t.types(out) == ["dice_picked_up", "play"]
+
+
+def test_beside_two_dice_read_a_thing_that_cannot_be_read_is_no_third_die() -> None:
+    t = Table()
+    start_game(t)
+    white_plays_31(t)
+    t.hand()
+    t.still([])
+    out = t.still([D(6, "left"), D(4, "left"), D(None, "right")])
+    assert t.types(out) == ["roll"] and out[0]["dice"] == [6, 4]
+
+
+def test_a_third_die_read_still_makes_a_reroll() -> None:
+    t = Table()
+    start_game(t)
+    white_plays_31(t)
+    t.hand()
+    t.still([])
+    out = t.still([D(6, "left"), D(4, "left"), D(2, "left")])
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
+
+
 def test_cube_actions_come_from_outside_and_a_drop_ends_the_game() -> None:
     t = Table(length=5)
     start_game(t)
