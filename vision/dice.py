@@ -51,7 +51,6 @@ class Pip:
     face: float  # grey level of the face around it
     contrast: float
     shape: tuple[float, float, float]  # normalised second moments (xx, xy, yy)
-    uneven: float = 0.0  # the face ring's 10-90% spread over the contrast
 
 
 @dataclass
@@ -234,9 +233,7 @@ def _ring_check(
         spread = float(np.percentile(ring, 90) - np.percentile(ring, 10))
         if contrast < p["contrast_min"] or spread > spread_max * contrast:
             continue
-        pips.append(
-            Pip(c["x"], c["y"], c["r"], c["dark"], face, contrast, c["shape"], spread / contrast)
-        )
+        pips.append(Pip(c["x"], c["y"], c["r"], c["dark"], face, contrast, c["shape"]))
     return pips
 
 
@@ -271,7 +268,7 @@ def find_pips(
                 )
             )
     if bars is not None and bar_cands:
-        bars.extend(_ring_check(cfg, gray, bar_cands, spread_max))
+        bars.extend(_ring_check(cfg, gray, bar_cands, p["bar_ring_spread_max"]))
     return _ring_check(cfg, gray, cands, spread_max)
 
 
@@ -1054,11 +1051,6 @@ def read_calibrated(
     dice: list[DieReading] = []
     mean_scale = _px_per_mm(geo, work.shape[1] / zoom / 2 + x0, work.shape[0] / zoom / 2 + y0)
     for group in seed_groups(cfg, pips, j["die_mm"] * mean_scale * zoom):
-        if len(group) == 1 and group[0].uneven > cfg["pips"]["ring_spread_max"]:
-            # A lone pip is a 1 only in the middle of its face, where the face round it is
-            # even (`ring_spread_max_calibrated` lets the pips by a cocked face's edge in;
-            # a light gap between two checkers would come in with them).
-            continue
         die, fitted, scale = _read_seeds(cfg, image, work, geo, view, group)
         if die is None:
             continue
