@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+import pytest
+
 from companion.referee import BoardSeen, Observation, Referee
 from companion.rules.match import Match, MatchRules, Phase
 from companion.rules.position import Position
@@ -217,24 +219,24 @@ def test_a_thing_that_cannot_be_read_on_the_other_side_is_no_early_roll() -> Non
     assert t.types(out) == ["dice_picked_up", "play"]
 
 
-def test_beside_two_dice_read_a_thing_that_cannot_be_read_is_no_third_die() -> None:
+@pytest.mark.parametrize(
+    ("third", "types"),
+    [(D(None, "right"), ["roll"]), (D(2, "left"), ["reroll"])],
+    ids=["unreadable-is-no-die", "read-is-a-third-die"],
+)
+def test_a_third_thing_beside_two_dice_read(third: D, types: list[str]) -> None:
+    # What cannot be read beside two dice read is no third die; a third die read is.
     t = Table()
     start_game(t)
     white_plays_31(t)
     t.hand()
     t.still([])
-    out = t.still([D(6, "left"), D(4, "left"), D(None, "right")])
-    assert t.types(out) == ["roll"] and out[0]["dice"] == [6, 4]
-
-
-def test_a_third_die_read_still_makes_a_reroll() -> None:
-    t = Table()
-    start_game(t)
-    white_plays_31(t)
-    t.hand()
-    t.still([])
-    out = t.still([D(6, "left"), D(4, "left"), D(2, "left")])
-    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
+    out = t.still([D(6, "left"), D(4, "left"), third])
+    assert t.types(out) == types
+    if types == ["roll"]:
+        assert out[0]["dice"] == [6, 4]
+    else:
+        assert out[0]["reasons"] == ["dice_count"]
 
 
 def test_cube_actions_come_from_outside_and_a_drop_ends_the_game() -> None:

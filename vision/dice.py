@@ -967,10 +967,10 @@ def _read_group(
             or (die.value == 1 and (die.aspect or 1.0) < j["cocked_aspect_max"])
         ):
             # The face's shade: as its pips' rings saw it, else as seen between them.
-            for level, lines in (
-                (float(np.median([q.face for q in group])), False),
-                (_face_level(work, group), True),
-            ):
+            for lines in (False, True):
+                level = (
+                    _face_level(work, group) if lines else float(np.median([q.face for q in group]))
+                )
                 trimmed = trim_box(cfg, work, box, level, group[0].dark, lines)
                 if trimmed is box:
                     continue
@@ -1028,6 +1028,29 @@ def _read_seeds(
     return die, fitted, scale
 
 
+def _usual_side(
+    cfg: Config, geo: BoardGeometry, work: Image, view: tuple[float, int, int]
+) -> float:
+    """A usual die's side (`judge.die_mm`) in work px, at the middle of the work image."""
+    zoom, x0, y0 = view
+    mid = _px_per_mm(geo, work.shape[1] / zoom / 2 + x0, work.shape[0] / zoom / 2 + y0)
+    return float(cfg["judge"]["die_mm"] * mid * zoom)
+
+
+def _centres_apart(a: DieReading, b: DieReading) -> float:
+    return math.hypot(a.center_px[0] - b.center_px[0], a.center_px[1] - b.center_px[1])
+
+
+def _judge_calibrated(
+    cfg: Config, gray: Image, geo: BoardGeometry, view: tuple[float, int, int], die: DieReading
+) -> None:
+    """Flat or cocked from the face's aspect; on a checker or not from the rims round it."""
+    zoom, x0, y0 = view
+    die.flat = die.aspect is None or die.aspect >= cfg["judge"]["cocked_aspect_max"]
+    x, y = die.center_px
+    die.on_checker = under_checker(cfg, gray, geo, x / zoom + x0, y / zoom + y0)
+
+
 def read_calibrated(
     cfg: Config,
     image: Image,
@@ -1046,11 +1069,10 @@ def read_calibrated(
     when its edges make a clear square and more than one pip was seen on it. Seeds whose
     faces coincide are one die.
     """
-    zoom, x0, y0 = view
+    zoom = view[0]
     j, r = cfg["judge"], cfg["read"]
     dice: list[DieReading] = []
-    mean_scale = _px_per_mm(geo, work.shape[1] / zoom / 2 + x0, work.shape[0] / zoom / 2 + y0)
-    for group in seed_groups(cfg, pips, j["die_mm"] * mean_scale * zoom):
+    for group in seed_groups(cfg, pips, _usual_side(cfg, geo, work, view)):
         die, fitted, scale = _read_seeds(cfg, image, work, geo, view, group)
         if die is None:
             continue
@@ -1059,12 +1081,7 @@ def read_calibrated(
         ):
             continue  # no pattern, and no clear die either (a gap between checkers, say)
         size = die.size_mm or j["die_mm"]
-        same = [
-            d
-            for d in dice
-            if math.hypot(d.center_px[0] - die.center_px[0], d.center_px[1] - die.center_px[1])
-            < r["same_face"] * size * scale * zoom
-        ]
+        same = [d for d in dice if _centres_apart(d, die) < r["same_face"] * size * scale * zoom]
         if same:
             kept = same[0]
             # Two readings of one die: a value over none, and of two values the greater
@@ -1077,9 +1094,7 @@ def read_calibrated(
             continue
         dice.append(die)
     for die in dice:
-        die.flat = die.aspect is None or die.aspect >= j["cocked_aspect_max"]
-        x, y = die.center_px
-        die.on_checker = under_checker(cfg, gray, geo, x / zoom + x0, y / zoom + y0)
+        _judge_calibrated(cfg, gray, geo, view, die)
     return dice
 
 
@@ -1097,10 +1112,7 @@ def read_bars(
     one's), found after the dice read from round pips and away from them. Bars seed a die
     alone: among the pips they would spoil good faces (a wood's streak, a point's tip
     make bars too). Only a 6 read from the face's edges is taken."""
-    zoom, x0, y0 = view
-    j, r = cfg["judge"], cfg["read"]
-    mean_scale = _px_per_mm(geo, work.shape[1] / zoom / 2 + x0, work.shape[0] / zoom / 2 + y0)
-    side = j["die_mm"] * mean_scale * zoom
+    side = _usual_side(cfg, geo, work, view)
     free = [
         q
         for q in bars
@@ -1113,15 +1125,9 @@ def read_bars(
         die, _, _ = _read_seeds(cfg, image, work, geo, view, group, from_pips=False)
         if die is None or die.value != 6:
             continue
-        if any(
-            math.hypot(d.center_px[0] - die.center_px[0], d.center_px[1] - die.center_px[1])
-            < r["same_face"] * side
-            for d in found
-        ):
+        if any(_centres_apart(d, die) < cfg["read"]["same_face"] * side for d in found):
             continue
-        die.flat = die.aspect is None or die.aspect >= j["cocked_aspect_max"]
-        x, y = die.center_px
-        die.on_checker = under_checker(cfg, gray, geo, x / zoom + x0, y / zoom + y0)
+        _judge_calibrated(cfg, gray, geo, view, die)
         found.append(die)
     return found
 
