@@ -19,12 +19,19 @@ def add_parsers(sub: Any) -> None:
             "in the roller's right-hand section, not on a checker. Without --calibration only "
             "cocked dice, the number of dice and unreadable dice can be judged. With --batch, "
             'read JSON lines on stdin: {"image": PATH, "calibration": PATH or null, "roller": '
-            '"white"|"black"|"opening"|null}, one result line each.'
+            '"white"|"black"|"opening"|null, "background": PATH (optional)}, one result line '
+            "each."
         ),
     )
     rd.add_argument("image", nargs="?", help="a camera image or a photo of dice")
     rd.add_argument("--calibration", help="the board's calibration file (from calibrate)")
     rd.add_argument("--roller", choices=ROLLERS, help="who rolled ('opening': one die each)")
+    rd.add_argument(
+        "--background",
+        metavar="FRAME",
+        help="a frame of the board just before the throw (same camera, no dice): the places "
+        "that changed since are searched again for dice the frame alone hides",
+    )
     rd.add_argument("--config", help="a thresholds file overriding vision/dice.toml")
     rd.add_argument("--batch", action="store_true", help="JSON lines on stdin, one result each")
     rd.add_argument("--json", action="store_true", help="one JSON document (as in CONTRACTS.md)")
@@ -66,8 +73,15 @@ class _Reader:
             self.geometries[path] = BoardGeometry(load(path))
         return self.geometries[path]
 
-    def read(self, image_path: str, calibration: str | None, roller: str | None) -> dict[str, Any]:
+    def read(
+        self,
+        image_path: str,
+        calibration: str | None,
+        roller: str | None,
+        background: str | None = None,
+    ) -> dict[str, Any]:
         from companion.cli import UsageError
+        from vision.changes import DiceWatch
         from vision.dice import read_dice
 
         if roller is not None and roller not in ROLLERS:
@@ -75,14 +89,29 @@ class _Reader:
         image = _load_image(image_path)
         geo = self.geometry(calibration)
         if geo is not None:
-            w, h = geo.cal.image_size
-            if (image.shape[1], image.shape[0]) != (w, h):
-                raise UsageError(
-                    f"{image_path}: image is {image.shape[1]}x{image.shape[0]} but the "
-                    f"calibration is for {w}x{h}"
-                )
-        result: dict[str, Any] = read_dice(self.config, image, geo, roller).to_json()
+            _same_size(image_path, image, geo)
+        if background is None:
+            result: dict[str, Any] = read_dice(self.config, image, geo, roller).to_json()
+            return result
+        if geo is None:
+            raise UsageError("--background needs the board's --calibration file")
+        before = _load_image(background)
+        _same_size(background, before, geo)
+        watch = DiceWatch(self.config, geo)
+        watch.background.remember(before)
+        result = watch.read_roll(image, roller).to_json()
         return result
+
+
+def _same_size(image_path: str, image: Any, geo: Any) -> None:
+    from companion.cli import UsageError
+
+    w, h = geo.cal.image_size
+    if (image.shape[1], image.shape[0]) != (w, h):
+        raise UsageError(
+            f"{image_path}: image is {image.shape[1]}x{image.shape[0]} but the "
+            f"calibration is for {w}x{h}"
+        )
 
 
 def _load_image(image_path: str) -> Any:
@@ -117,12 +146,7 @@ class _BoardReaders:
             self.readers[calibration] = BoardReader(BoardGeometry(load(calibration)))
         reader = self.readers[calibration]
         image = _load_image(image_path)
-        w, h = reader.geo.cal.image_size
-        if (image.shape[1], image.shape[0]) != (w, h):
-            raise UsageError(
-                f"{image_path}: image is {image.shape[1]}x{image.shape[0]} but the "
-                f"calibration is for {w}x{h}"
-            )
+        _same_size(image_path, image, reader.geo)
         reading = reader.read(image)
         self.last = reading
         result: dict[str, Any] = reading.to_json()
@@ -193,7 +217,10 @@ def _batch_line(reader: _Reader, line: str) -> dict[str, Any]:
         cal = obj.get("calibration")
         if cal is not None and not isinstance(cal, str):
             raise UsageError("calibration: expected a path or null")
-        return reader.read(obj["image"], cal, obj.get("roller"))
+        background = obj.get("background")
+        if background is not None and not isinstance(background, str):
+            raise UsageError("background: expected a path or null")
+        return reader.read(obj["image"], cal, obj.get("roller"), background)
     except json.JSONDecodeError as e:
         return {"error": f"malformed JSON: {e.msg} at column {e.colno}"}
     except (UsageError, CalibrationError, VisionError) as e:
@@ -217,7 +244,7 @@ def cmd_read_dice(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
         return 0
     if not args.image:
         raise UsageError("give an IMAGE, or --batch")
-    result = reader.read(args.image, args.calibration, args.roller)
+    result = reader.read(args.image, args.calibration, args.roller, args.background)
     if args.json:
         print(json.dumps(result), file=stdout)
         return 0

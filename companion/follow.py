@@ -18,8 +18,9 @@ from numpy.typing import NDArray
 from calibration.geometry import BoardGeometry
 from companion.referee import BoardSeen, Event, Observation, Referee
 from vision.board import BoardReader
+from vision.changes import DiceWatch
 from vision.config import Config, load_config
-from vision.dice import DieReading, read_dice
+from vision.dice import DieReading
 from vision.motion import MotionGate
 
 Image = NDArray[np.uint8]
@@ -49,12 +50,13 @@ class Follower:
         self.referee = referee
         self.config = config or load_config()
         self.board = BoardReader(geo)
+        self.dice = DiceWatch(self.config, geo)
         self.gate = MotionGate()
         self.last: tuple[list[DieReading], BoardSeen] | None = None
         self.stats = Stats()
 
     def read(self, image: Image) -> tuple[list[DieReading], BoardSeen]:
-        dice = read_dice(self.config, image, self.geo, None).dice
+        dice = self.dice.read(image)
         reading = self.board.read(image)
         return dice, BoardSeen(tuple(reading.white), tuple(reading.black), reading.confidence)
 

@@ -21,13 +21,8 @@ def film(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def strip(events: list[dict[str, object]]) -> list[dict[str, object]]:
-    """Events without their time; a reroll without its reasons.
-
-    Every reroll must be called, but its reason depends on the dice reader (issue 5): a
-    cocked die it misses altogether is called as `dice_count`. benchmarks/referee.py
-    counts those.
-    """
-    keep = ("frame", "t", "reasons")
+    """Events without their time: every roll, reroll (with its reasons) and play."""
+    keep = ("frame", "t")
     return [{k: v for k, v in e.items() if k not in keep} for e in events]
 
 

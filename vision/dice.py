@@ -187,6 +187,7 @@ def _bar(
             "value": float(values.min() if dark else values.max()),
             "dark": dark,
             "shape": (1.0, 0.0, 1.0),  # each taken for a round pip
+            "bar": (cx, cy),
         }
         for k in (-1, 0, 1)
     ]
@@ -268,8 +269,36 @@ def find_pips(
                 )
             )
     if bars is not None and bar_cands:
-        bars.extend(_ring_check(cfg, gray, bar_cands, p["bar_ring_spread_max"]))
+        bars.extend(_bar_pips(cfg, gray, bar_cands))
     return _ring_check(cfg, gray, cands, spread_max)
+
+
+def _bar_pips(cfg: Config, gray: Image, cands: list[dict[str, Any]]) -> list[Pip]:
+    """The pips of bars that pass the face-ring check: each on its own, or (with
+    `pips.bar_whole`) a bar's three together where two of them pass (one end may lie by
+    the face's edge, a side face or a shadow)."""
+    p = cfg["pips"]
+    passed = _ring_check(cfg, gray, cands, p["bar_ring_spread_max"])
+    if not p["bar_whole"]:
+        return passed
+    out: list[Pip] = []
+    for bar in {c["bar"] for c in cands}:
+        mine = [
+            q
+            for q in passed
+            if any(c["bar"] == bar and (c["x"], c["y"]) == (q.x, q.y) for c in cands)
+        ]
+        if len(mine) < 2:
+            continue
+        face = float(np.mean([q.face for q in mine]))
+        contrast = float(np.mean([q.contrast for q in mine]))
+        ref = mine[0]
+        out += [
+            Pip(c["x"], c["y"], c["r"], c["dark"], face, contrast, ref.shape)
+            for c in cands
+            if c["bar"] == bar
+        ]
+    return out
 
 
 # --- faces --------------------------------------------------------------------------
@@ -690,7 +719,7 @@ def fit_face(
     return pts / zoom + np.array([x0, y0], np.float64), min(xs[2], ys[2])
 
 
-def _px_per_mm(geo: BoardGeometry, x: float, y: float) -> float:
+def px_per_mm(geo: BoardGeometry, x: float, y: float) -> float:
     """The camera image's scale (px per board mm) at an image point."""
     mx, my = geo.px_to_mm(np.array([[x, y]], np.float64))[0]
     pts = geo.mm_to_px([(mx, my), (mx + 10, my), (mx, my + 10)])
@@ -949,7 +978,7 @@ def _read_group(
     j, r = cfg["judge"], cfg["read"]
     offset = np.array([x0, y0], np.float64)
     cx, cy = np.mean([[q.x, q.y] for q in group], axis=0)
-    scale = _px_per_mm(geo, cx / zoom + x0, cy / zoom + y0)
+    scale = px_per_mm(geo, cx / zoom + x0, cy / zoom + y0)
     in_image = [replace(q, x=q.x / zoom + x0, y=q.y / zoom + y0, r=q.r / zoom) for q in group]
     fitted = fit_face(cfg, image, in_image, j["die_mm"] * scale)
     if fitted is None:
@@ -982,6 +1011,17 @@ def _read_group(
                 ):
                     die = again
                     break
+    if (die is None or die.value is None) and r["even_box"]:
+        # The face as the even region of its shade round its pips: a cocked die's short
+        # top beside its side face and its shadow, where the edges found no box that reads.
+        level = _face_level(work, group)
+        cx, cy = np.mean([[q.x, q.y] for q in group], axis=0)
+        face = Face(list(group), None, 0.0, float(cx), float(cy), level)
+        even = _face_box(cfg, work, face, r["even_grow"] * zoom)
+        if even is not None:
+            other = _read_box(cfg, work, geo, view, group, even)
+            if other is not None and (other.value or 0) >= len(group):
+                die = other
     if from_pips and (die is None or die.value is None):
         pips_box = pip_box(cfg, in_image)
         if pips_box is not None:
@@ -1033,7 +1073,7 @@ def _usual_side(
 ) -> float:
     """A usual die's side (`judge.die_mm`) in work px, at the middle of the work image."""
     zoom, x0, y0 = view
-    mid = _px_per_mm(geo, work.shape[1] / zoom / 2 + x0, work.shape[0] / zoom / 2 + y0)
+    mid = px_per_mm(geo, work.shape[1] / zoom / 2 + x0, work.shape[0] / zoom / 2 + y0)
     return float(cfg["judge"]["die_mm"] * mid * zoom)
 
 
@@ -1122,7 +1162,8 @@ def read_bars(
     for group in seed_groups(cfg, free, side):
         if len(group) < 4:
             continue  # one bar: no 6
-        die, _, _ = _read_seeds(cfg, image, work, geo, view, group, from_pips=False)
+        from_pips = bool(cfg["read"]["bars_from_pips"])
+        die, _, _ = _read_seeds(cfg, image, work, geo, view, group, from_pips=from_pips)
         if die is None or die.value != 6:
             continue
         if any(_centres_apart(d, die) < cfg["read"]["same_face"] * side for d in found):
@@ -1135,8 +1176,11 @@ def read_bars(
 # --- judging ------------------------------------------------------------------------
 
 
-def _face_box(cfg: Config, gray: Image, face: Face) -> NDArray[np.float64] | None:
-    """The corners (4 x 2, px) of the even region around a face's pips, if it is closed."""
+def _face_box(
+    cfg: Config, gray: Image, face: Face, grow: float = 1.0
+) -> NDArray[np.float64] | None:
+    """The corners (4 x 2, px) of the even region around a face's pips, if it is closed;
+    grown by `grow` px each way for the edge and the erosion that bound it."""
     r = float(np.mean([p.r for p in face.pips]))
     spread = max((math.hypot(p.x - face.x, p.y - face.y) for p in face.pips), default=0.0)
     # Wide enough for the whole face of a 1 turned 45 degrees (pips are about a 12th of it).
@@ -1172,7 +1216,6 @@ def _face_box(cfg: Config, gray: Image, face: Face) -> NDArray[np.float64] | Non
     ys, xs = np.nonzero(lab == label)
     pts = np.stack([xs + x0, ys + y0], 1).astype(np.float32)
     box = cv2.boxPoints(cv2.minAreaRect(pts))
-    grow = 1.0  # the erosion took a pixel off each side
     centre = box.mean(axis=0)
     box = centre + (box - centre) * (1 + grow / max(1.0, float(np.linalg.norm(box[0] - centre))))
     return np.asarray(box, dtype=np.float64)
@@ -1245,12 +1288,12 @@ def verdict(
 def _pip_diameter_max(cfg: Config, geo: BoardGeometry) -> float:
     """The largest pip diameter in pixels a die on this board can show."""
     p = cfg["pips"]
-    px_per_mm = 0.0
+    scale = 0.0
     for x, y in [(0, 0), (geo.width_mm, 0), (geo.width_mm, geo.height_mm), (0, geo.height_mm)]:
         pts = geo.mm_to_px([(x, y), (x + 10, y), (x, y + 10)])  # perspective: scale varies
         local = max(float(np.linalg.norm(pts[1] - pts[0])), float(np.linalg.norm(pts[2] - pts[0])))
-        px_per_mm = max(px_per_mm, local / 10)
-    return max(5.0, p["pip_fraction"] * p["die_mm_max"] * px_per_mm * 1.2)
+        scale = max(scale, local / 10)
+    return max(5.0, p["pip_fraction"] * p["die_mm_max"] * scale * 1.2)
 
 
 def to_gray(image: Image) -> Image:
@@ -1283,12 +1326,14 @@ def read_dice(
     image: Image,
     geo: BoardGeometry | None = None,
     roller: Color | str | None = None,
+    region: tuple[int, int, int, int] | None = None,
 ) -> DiceResult:
     """Everything about the dice in one frame.
 
-    With a calibration only the board and a margin around it are searched, and when
-    the board is imaged so small that pips are a few pixels across the crop is
-    enlarged first (small pips lose their shape and contrast otherwise).
+    With a calibration only the board and a margin around it are searched (or, given
+    `region` (x0, y0, x1, y1 in pixels), only that part of it), and when the board is
+    imaged so small that pips are a few pixels across the crop is enlarged first (small
+    pips lose their shape and contrast otherwise).
     """
     start = time.perf_counter()
     gray = to_gray(image)
@@ -1299,6 +1344,9 @@ def read_dice(
     if geo is not None:
         d_max = _pip_diameter_max(cfg, geo)
         x0, y0, x1, y1 = _board_crop(geo, gray.shape)
+        if region is not None:
+            x0, y0 = max(x0, region[0]), max(y0, region[1])
+            x1, y1 = max(x0 + 1, min(x1, region[2])), max(y0 + 1, min(y1, region[3]))
         work = gray[y0:y1, x0:x1]
         if d_max < cfg["pips"]["zoom_below_px"]:
             zoom = cfg["pips"]["zoom"]

@@ -85,3 +85,57 @@ def test_evaluate_dice_writes_metrics_confusion_and_config(tmp_path: Path) -> No
     # The confusion matrix accounts for every labelled die.
     assert sum(int(c) for row in csv_rows[1:] for c in row.split(",")[1:]) == metrics["dice"]
     assert "contrast_min" in (tmp_path / "rep" / "config.toml").read_text()
+
+
+def test_a_frame_of_the_board_before_the_throw_finds_the_die_the_frame_alone_hides(
+    tmp_path: Path,
+) -> None:
+    from companion.gamevideo import film_game
+
+    # A still of the referee benchmark's first game: a cocked 2 whose pips lie by its short
+    # top's edge and its shadow, beside a flat 6, thrown by black.
+    film = film_game(100, (1920, 1080), length=7, illegal_at=5)
+    before, thrown = film.shots[389].scene, film.shots[391].scene
+    assert not before.dice and [d.state for d in thrown.dice] == ["flat", "cocked"]
+    r = render(thrown)
+    assert r.calibration is not None
+    image, back, cal = tmp_path / "roll.jpg", tmp_path / "before.jpg", tmp_path / "roll.cal.json"
+    cv2.imwrite(str(image), r.image)
+    cv2.imwrite(str(back), render(before).image)
+    r.calibration.save(cal)
+    args = ("read-dice", str(image), "--calibration", str(cal), "--roller", "black", "--json")
+    alone = json.loads(run(*args).stdout)
+    assert alone["reasons"] == ["dice_count"] and len(alone["dice"]) == 1
+    result = run(*args, "--background", str(back))
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["reasons"] == ["cocked"] and out["roll"] == [6, 2] and out["valid"] is False
+    assert sorted(d["flat"] for d in out["dice"]) == [False, True]
+    assert all(d["section"] == "left" for d in out["dice"])
+    # The same in a batch line; a background needs the calibration, and the same size.
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), cv2.resize(r.image, (960, 540)))
+    lines = [
+        json.dumps(
+            {
+                "image": str(image),
+                "calibration": str(cal),
+                "roller": "black",
+                "background": str(back),
+            }
+        ),
+        json.dumps({"image": str(image), "calibration": None, "background": str(back)}),
+        json.dumps({"image": str(image), "calibration": str(cal), "background": str(small)}),
+        json.dumps({"image": str(image), "calibration": str(cal), "background": 7}),
+    ]
+    batch = [
+        json.loads(x)
+        for x in run("read-dice", "--batch", stdin="\n".join(lines)).stdout.splitlines()
+    ]
+    assert batch[0]["reasons"] == ["cocked"]
+    assert "needs the board's --calibration" in batch[1]["error"]
+    assert "small.png: image is 960x540 but the calibration is for 1920x1080" in batch[2]["error"]
+    assert "background: expected a path" in batch[3]["error"]
+    bad = run("read-dice", str(image), "--background", str(back))
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert "--background needs" in bad.stderr

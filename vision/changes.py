@@ -1,0 +1,175 @@
+"""Dice in a video: what a still frame's reader missed, found where the board changed.
+
+A camera over a table sees the same board for a long time, and dice thrown onto it
+are what changed since it was last seen without them. `DiceWatch` keeps that dice-free
+picture of the board (the last frame it read with no die on it), and in each frame it
+reads it looks again at every die-sized place that changed since then and holds no
+die read: there the pip checks that keep gaps between checkers, point tips and wood
+grain from passing for dice are relaxed (`[changed]` in `vision/dice.toml`), since
+none of those change while the dice are thrown. A cocked die whose pips lie by its
+short top's edge, its side face or its shadow is read there.
+
+Places larger than a die (a checker moved, a hand's shadow, the light changing) are
+left alone: only the still reader judges them.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.geometry import BoardGeometry
+from vision.config import Config
+from vision.dice import DiceResult, DieReading, px_per_mm, read_dice, verdict
+
+Image = NDArray[np.uint8]
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in image pixels
+
+
+def changed_config(cfg: Config) -> Config:
+    """The reader's thresholds inside a changed place (`[changed]`)."""
+    out = copy.deepcopy(cfg)
+    c = cfg["changed"]
+    out["pips"]["ring_spread_max_calibrated"] = c["ring_spread_max"]
+    out["pips"]["bar_ring_spread_max"] = c["bar_ring_spread_max"]
+    out["pips"]["bar_whole"] = c["bar_whole"]
+    out["read"]["even_box"] = c["even_box"]
+    out["read"]["bars_from_pips"] = c["bars_from_pips"]
+    return out
+
+
+@dataclass
+class _Small:
+    image: Image
+    scale: float  # full-size pixels per small pixel
+    size: tuple[int, int]  # the full frame's height and width
+
+
+class Background:
+    """The board as last seen without dice, small and grey; where a frame differs from it."""
+
+    def __init__(self, cfg: Config, geo: BoardGeometry) -> None:
+        self.cfg = cfg
+        self.geo = geo
+        self._board: _Small | None = None
+
+    def _small(self, image: Image) -> _Small:
+        h, w = image.shape[:2]
+        width = int(self.cfg["changed"]["width"])
+        scale = w / width
+        small = cv2.resize(image, (width, max(1, round(h / scale))), interpolation=cv2.INTER_AREA)
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        return _Small(np.asarray(cv2.GaussianBlur(small, (0, 0), 1.0), np.uint8), scale, (h, w))
+
+    @property
+    def known(self) -> bool:
+        return self._board is not None
+
+    def remember(self, image: Image) -> None:
+        """This frame shows the board without dice."""
+        self._board = self._small(image)
+
+    def places(self, image: Image) -> list[Box]:
+        """Die-sized places (image px) where `image` differs from the board without dice."""
+        if self._board is None:
+            return []
+        now = self._small(image)
+        if now.size != self._board.size:
+            return []
+        c, p = self.cfg["changed"], self.cfg["pips"]
+        s = now.scale
+        mask = (cv2.absdiff(now.image, self._board.image) > c["level"]).astype(np.uint8)
+        mid = self.geo.mm_to_px([(self.geo.width_mm / 2, self.geo.height_mm / 2)])[0]
+        per_mm = px_per_mm(self.geo, float(mid[0]), float(mid[1])) / s  # small px per mm
+        k = max(1, round(c["close_mm"] * per_mm)) | 1
+        mask = np.asarray(
+            cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)), np.uint8
+        )
+        n, _, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        out: list[Box] = []
+        for j in range(1, n):
+            x, y, w, h, area = (int(v) for v in stats[j])
+            local = px_per_mm(self.geo, cent[j][0] * s, cent[j][1] * s) / s
+            area_mm = area / (local * local)
+            long_mm = max(w, h) / local
+            if (
+                not c["area_min"] * p["die_mm_min"] ** 2
+                <= area_mm
+                <= c["area_max"] * (p["die_mm_max"] ** 2)
+            ):
+                continue
+            if long_mm > c["length_max"] * p["die_mm_max"]:
+                continue
+            out.append(
+                (
+                    math.floor(x * s),
+                    math.floor(y * s),
+                    math.ceil((x + w) * s),
+                    math.ceil((y + h) * s),
+                )
+            )
+        return out
+
+
+def _inside(die: DieReading, box: Box, margin: float = 0.0) -> bool:
+    x, y = die.center_px
+    return box[0] - margin <= x <= box[2] + margin and box[1] - margin <= y <= box[3] + margin
+
+
+class DiceWatch:
+    """The dice of each frame read from a video of one calibrated board."""
+
+    def __init__(self, cfg: Config, geo: BoardGeometry) -> None:
+        self.cfg = cfg
+        relaxed = changed_config(cfg)
+        # Read as a whole frame is (enlarged where pips are small), then, failing that,
+        # without enlarging: a small die's bars run together differently in each.
+        self.relaxed = [relaxed]
+        if relaxed["changed"]["unzoomed_again"]:
+            self.relaxed.append(copy.deepcopy(relaxed))
+            self.relaxed[-1]["pips"]["zoom_below_px"] = 0.0
+        self.geo = geo
+        self.background = Background(cfg, geo)
+
+    def read(self, image: Image) -> list[DieReading]:
+        """The dice in this frame (as `read_dice` finds them, and in die-sized places
+        changed since the board was last seen without dice). A frame with no die on it
+        becomes that picture of the board."""
+        return self.read_roll(image).dice
+
+    def read_roll(self, image: Image, roller: str | None = None) -> DiceResult:
+        """`read`, with the roll and its verdict for `roller` as `read_dice` gives them."""
+        start = time.perf_counter()
+        dice = read_dice(self.cfg, image, self.geo, None).dice
+        largest = self.cfg["pips"]["die_mm_max"]
+        for box in self.background.places(image):
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            side = largest * px_per_mm(self.geo, cx, cy)
+            # What changed may be part of a die only (its pips and shadow, where the die is
+            # the board's shade): its die lies within a side of it.
+            if any(_inside(d, box, side / 2) for d in dice):
+                continue  # its die was read
+            pad = round(side)
+            region = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+            for cfg in self.relaxed:
+                found = [
+                    d
+                    for d in read_dice(cfg, image, self.geo, None, region).dice
+                    if d.value is not None and _inside(d, box, side / 2)
+                ]
+                # Only a die read counts: what cannot be read there may be a gap that
+                # opened between checkers moved.
+                if found:
+                    dice.append(found[0])
+                    break
+        if not dice:
+            self.background.remember(image)
+        roll, valid, reasons = verdict(dice, roller, True)
+        return DiceResult(dice, roll, valid, reasons, (time.perf_counter() - start) * 1000)
