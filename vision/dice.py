@@ -376,7 +376,20 @@ def _single_is_face(cfg: Config, gray: Image, pip: Pip) -> bool:
         return False
     ring = gray[pts[:, 1].astype(int), pts[:, 0].astype(int)].astype(np.float64)
     near = np.abs(ring - pip.face) <= f["single_ring_tolerance"] * pip.contrast
-    return bool(near.mean() >= f["single_ring_share"])
+    if near.mean() < f["single_ring_share"]:
+        return False
+    # Nothing like another pip near it either: a blurred 4's or 6's other pips, too
+    # smeared to pass as pips, lie a few pip radii away.
+    reach = f["single_clear"] * pip.r
+    x0, y0 = max(0, int(pip.x - reach)), max(0, int(pip.y - reach))
+    x1, y1 = min(wid, int(pip.x + reach) + 1), min(hgt, int(pip.y + reach) + 1)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    dist = np.hypot(xx - pip.x, yy - pip.y)
+    annulus = (dist >= f["single_ring_inner"] * pip.r) & (dist <= reach)
+    values = gray[y0:y1, x0:x1][annulus].astype(np.float64)
+    sign = 1.0 if pip.dark else -1.0
+    dark = sign * (pip.face - values) >= f["single_spot"] * pip.contrast
+    return bool(dark.mean() <= f["single_spot_share"])
 
 
 def _joined(n: int, linked: Callable[[int, int], bool]) -> list[list[int]]:
