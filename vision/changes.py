@@ -1,16 +1,21 @@
-"""Dice in a video: what a still frame's reader missed, found where the board changed.
+"""Dice in a video, read against the board as it looked before they were thrown.
 
 A camera over a table sees the same board for a long time, and dice thrown onto it
 are what changed since it was last seen without them. `DiceWatch` keeps that dice-free
 picture of the board (the last frame it read with no die on it), and in each frame it
-reads it looks again at every die-sized place that changed since then and holds no
-die read: there the pip checks that keep gaps between checkers, point tips and wood
-grain from passing for dice are relaxed (`[changed]` in `vision/dice.toml`), since
-none of those change while the dice are thrown. A cocked die whose pips lie by its
-short top's edge, its side face or its shadow is read there.
+reads with one die on it, it looks again at every die-sized place that changed since
+then and holds no die read: there the pip checks that keep gaps between checkers,
+point tips and wood grain from passing for dice are relaxed (`[changed]` in
+`vision/dice.toml`), since none of those change while the dice are thrown. A cocked
+die whose pips lie by its short top's edge, its side face or its shadow is read there.
 
-Places larger than a die (a checker moved, a hand's shadow, the light changing) are
-left alone: only the still reader judges them.
+Only a roll whose partner die was read is completed so: beside no die (the dice picked
+up while checkers were moved and restacked) or two, what changed is checkers. Places
+larger than a die (a checker moved, a hand's shadow, the light changing) are
+not read again: only the still reader judges them. The other way round, what the still
+reader takes for a die where nothing changed since the board was seen without dice is
+part of the board (a light gap between two black checkers reads as a 2), unless most
+of the picture changed.
 """
 
 from __future__ import annotations
@@ -76,16 +81,39 @@ class Background:
         """This frame shows the board without dice."""
         self._board = self._small(image)
 
-    def places(self, image: Image) -> list[Box]:
-        """Die-sized places (image px) where `image` differs from the board without dice."""
+    def changed(self, image: Image) -> _Small | None:
+        """Where `image` differs from the board without dice (small, 1 = changed), or None
+        while that board is unknown or the frame is of another size."""
         if self._board is None:
-            return []
+            return None
         now = self._small(image)
         if now.size != self._board.size:
+            return None
+        diff = cv2.absdiff(now.image, self._board.image) > self.cfg["changed"]["level"]
+        return _Small(diff.astype(np.uint8), now.scale, now.size)
+
+    def changed_share(self, changed: _Small, x: float, y: float, radius: float) -> float:
+        """The share of the disc of `radius` (image px) round (x, y) that changed."""
+        s = changed.scale
+        h, w = changed.image.shape
+        r = max(1.0, radius / s)
+        cx, cy = x / s, y / s
+        x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
+        x1, y1 = min(w, int(cx + r) + 1), min(h, int(cy + r) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        disc = np.hypot(xx - cx, yy - cy) <= r
+        return float(changed.image[y0:y1, x0:x1][disc].mean()) if disc.any() else 0.0
+
+    def places(self, image: Image, changed: _Small | None = None) -> list[Box]:
+        """Die-sized places (image px) where `image` differs from the board without dice."""
+        changed = changed or self.changed(image)
+        if changed is None:
             return []
         c, p = self.cfg["changed"], self.cfg["pips"]
-        s = now.scale
-        mask = (cv2.absdiff(now.image, self._board.image) > c["level"]).astype(np.uint8)
+        s = changed.scale
+        mask = changed.image.copy()
         mid = self.geo.mm_to_px([(self.geo.width_mm / 2, self.geo.height_mm / 2)])[0]
         per_mm = px_per_mm(self.geo, float(mid[0]), float(mid[1])) / s  # small px per mm
         k = max(1, round(c["close_mm"] * per_mm)) | 1
@@ -138,6 +166,10 @@ class DiceWatch:
         self.geo = geo
         self.background = Background(cfg, geo)
 
+    def _side(self, at: tuple[float, float]) -> float:
+        """A usual die's side in image px at `at`."""
+        return self.cfg["judge"]["die_mm"] * px_per_mm(self.geo, at[0], at[1])
+
     def read(self, image: Image) -> list[DieReading]:
         """The dice in this frame (as `read_dice` finds them, and in die-sized places
         changed since the board was last seen without dice). A frame with no die on it
@@ -148,8 +180,27 @@ class DiceWatch:
         """`read`, with the roll and its verdict for `roller` as `read_dice` gives them."""
         start = time.perf_counter()
         dice = read_dice(self.cfg, image, self.geo, None).dice
+        changed = self.background.changed(image)
+        c = self.cfg["changed"]
+        if changed is not None and changed.image.mean() <= c["whole_max"]:
+            # A die lies where the board changed since it was seen without dice: what reads
+            # as one where nothing changed is part of the board (a light gap between two
+            # dark checkers makes a 2). Unless most of the picture changed (the light).
+            dice = [
+                d
+                for d in dice
+                if self.background.changed_share(
+                    changed, *d.center_px, self._side(d.center_px) * c["still_reach"]
+                )
+                >= c["still_share"]
+            ]
         largest = self.cfg["pips"]["die_mm_max"]
-        for box in self.background.places(image):
+        # A roll whose partner die was read is completed there; beside no die (the dice
+        # picked up, checkers moved) or two, what changed is checkers, not a die.
+        boxes = self.background.places(image, changed) if len(dice) == 1 else []
+        for box in boxes:
+            if len(dice) == 2:
+                break
             cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
             side = largest * px_per_mm(self.geo, cx, cy)
             # What changed may be part of a die only (its pips and shadow, where the die is

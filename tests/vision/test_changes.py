@@ -155,3 +155,45 @@ def test_a_gap_opened_between_checkers_moved_beside_the_dice_is_no_die() -> None
     assert watch.background.places(frame)  # the dice and the checkers moved
     dice = watch.read(frame)
     assert sorted(d.value or 0 for d in dice) == [2, 6], [d.to_json() for d in dice]
+
+
+def test_what_reads_as_a_die_where_nothing_changed_is_part_of_the_board() -> None:
+    # A game's opening 6-3 still down while white plays: a light gap between two black
+    # checkers, unchanged since the board was seen without dice, reads as a 2 to the still
+    # reader (a third die: the referee called black's roll early).
+    film = game(200)
+    empty, playing = film.shots[5].scene, film.shots[9].scene
+    assert not empty.dice and sorted(d.value for d in playing.dice) == [3, 6]
+    r = render(playing)
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    frame = camera(r.image)
+    alone = read_dice(CFG, frame, geo, None)
+    assert sorted(d.value or 0 for d in alone.dice) == [2, 3, 6]
+    watch = DiceWatch(CFG, geo)
+    assert watch.read(camera(render(empty).image)) == []
+    dice = watch.read(frame)
+    assert sorted(d.value or 0 for d in dice) == [3, 6], [d.to_json() for d in dice]
+    # Where most of the picture changed (the light), the still reader's dice all stand.
+    brighter = np.asarray(np.clip(frame.astype(np.int16) + 60, 0, 255), np.uint8)
+    still = sorted(d.value or 0 for d in read_dice(CFG, brighter, geo, None).dice)
+    assert sorted(d.value or 0 for d in watch.read(brighter)) == still
+
+
+def test_checkers_restacked_beside_two_dice_or_after_the_pick_up_add_no_die() -> None:
+    # Black's 6-6 is down while he restacks his checkers; then he picks the dice up. The
+    # restacked rims changed since the board was seen without dice and, read with the
+    # relaxed checks, made a cocked 4 (a third die: white's next roll was called early).
+    # Only a roll whose partner die was read is completed where the board changed.
+    film = film_game(200, (1920, 1080), length=7, illegal_at=5)
+    before, down, picked = (film.shots[k].scene for k in (427, 431, 433))
+    assert not before.dice and not picked.dice and [d.value for d in down.dice] == [6, 6]
+    r = render(down)
+    assert r.calibration is not None
+    watch = DiceWatch(CFG, BoardGeometry(r.calibration))
+    assert watch.read(camera(render(before).image)) == []
+    assert [d.value for d in watch.read(camera(r.image))] == [6, 6]
+    after = camera(render(picked).image)
+    assert watch.background.places(after)  # the restacked checkers changed
+    assert watch.read(after) == []
+    assert watch.background.places(after) == []  # the board without dice, remembered
