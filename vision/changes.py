@@ -180,7 +180,8 @@ class DiceWatch:
         """`read`, with the roll and its verdict for `roller` as `read_dice` gives them."""
         start = time.perf_counter()
         dice = read_dice(self.cfg, image, self.geo, None).dice
-        changed = self.background.changed(image)
+        # Without a die read there is nothing to judge or to complete.
+        changed = self.background.changed(image) if dice else None
         c = self.cfg["changed"]
         if changed is not None and changed.image.mean() <= c["whole_max"]:
             # A die lies where the board changed since it was seen without dice: what reads
@@ -197,7 +198,9 @@ class DiceWatch:
         largest = self.cfg["pips"]["die_mm_max"]
         # A roll whose partner die was read is completed there; beside no die (the dice
         # picked up, checkers moved) or two, what changed is checkers, not a die.
-        boxes = self.background.places(image, changed) if len(dice) == 1 else []
+        boxes = (
+            self.background.places(image, changed) if changed is not None and len(dice) == 1 else []
+        )
         for box in boxes:
             if len(dice) == 2:
                 break

@@ -281,12 +281,11 @@ def _bar_pips(cfg: Config, gray: Image, cands: list[dict[str, Any]]) -> list[Pip
     passed = _ring_check(cfg, gray, cands, p["bar_ring_spread_max"])
     if not p["bar_whole"]:
         return passed
+    by_place = {(q.x, q.y): q for q in passed}
     out: list[Pip] = []
     for bar in {c["bar"] for c in cands}:
         mine = [
-            q
-            for q in passed
-            if any(c["bar"] == bar and (c["x"], c["y"]) == (q.x, q.y) for c in cands)
+            by_place[k] for c in cands if c["bar"] == bar and (k := (c["x"], c["y"])) in by_place
         ]
         if len(mine) < 2:
             continue
@@ -1027,9 +1026,7 @@ def _read_group(
     if (die is None or die.value is None) and r["even_box"]:
         # The face as the even region of its shade round its pips: a cocked die's short
         # top beside its side face and its shadow, where the edges found no box that reads.
-        level = _face_level(work, group)
-        cx, cy = np.mean([[q.x, q.y] for q in group], axis=0)
-        face = Face(list(group), None, 0.0, float(cx), float(cy), level)
+        face = Face(list(group), None, 0.0, float(cx), float(cy), _face_level(work, group))
         even = _face_box(cfg, work, face, r["even_grow"] * zoom)
         if even is not None:
             other = _read_box(cfg, work, geo, view, group, even)
@@ -1172,10 +1169,10 @@ def read_bars(
         if all(math.hypot(q.x - d.center_px[0], q.y - d.center_px[1]) > side for d in dice)
     ]
     found: list[DieReading] = []
+    from_pips = bool(cfg["read"]["bars_from_pips"])
     for group in seed_groups(cfg, free, side):
         if len(group) < 4:
             continue  # one bar: no 6
-        from_pips = bool(cfg["read"]["bars_from_pips"])
         die, _, _ = _read_seeds(cfg, image, work, geo, view, group, from_pips=from_pips)
         if die is None or die.value != 6:
             continue
