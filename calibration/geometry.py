@@ -79,8 +79,28 @@ class BoardGeometry:
         )
         if self.k is None or self.dist is None:
             return undistorted
-        # Undistorted pixel -> normalised camera ray -> distorted pixel. In chunks: OpenCV
-        # also computes each point's Jacobian, which for a whole warp map is 100s of MB.
+        # Undistorted pixel -> normalised camera ray -> distorted pixel: OpenCV's lens
+        # model (k1, k2, p1, p2, k3), as cv2.projectPoints applies it, written out (that
+        # call also works out each point's Jacobian, most of its time).
+        k = self.k
+        if len(self.dist) > 5 and np.any(self.dist[5:]):
+            return self._project(undistorted)  # a rational, thin-prism or tilted model
+        y = (undistorted[:, 1] - k[1, 2]) / k[1, 1]
+        x = (undistorted[:, 0] - k[0, 2] - k[0, 1] * y) / k[0, 0]
+        k1, k2, p1, p2, k3 = (float(v) for v in [*self.dist[:5], 0.0][:5])
+        r2 = x * x + y * y
+        radial = 1 + r2 * (k1 + r2 * (k2 + r2 * k3))
+        xd = x * radial + 2 * p1 * x * y + p2 * (r2 + 2 * x * x)
+        yd = y * radial + p1 * (r2 + 2 * y * y) + 2 * p2 * x * y
+        out = np.empty((len(undistorted), 2), np.float64)
+        out[:, 0] = k[0, 0] * xd + k[0, 2]  # projectPoints ignores a skew
+        out[:, 1] = k[1, 1] * yd + k[1, 2]
+        return out
+
+    def _project(self, undistorted: FloatArray) -> FloatArray:
+        """Undistorted pixels (N x 2) to distorted ones by cv2.projectPoints, in chunks
+        (it also computes each point's Jacobian: 100s of MB for a whole warp map)."""
+        assert self.k is not None and self.dist is not None
         ones = np.ones((len(undistorted), 1))
         rays = (np.linalg.inv(self.k) @ np.hstack([undistorted, ones]).T).T
         out = np.empty((len(rays), 2), np.float64)

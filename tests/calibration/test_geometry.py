@@ -41,6 +41,27 @@ def test_mm_to_px_and_back_round_trip(camera: Camera | None) -> None:
     assert np.abs(back - mm).max() < 0.01
 
 
+@pytest.mark.parametrize(
+    "dist",
+    [
+        (-0.15, 0.06, 0.001, -0.001, 0.02),  # radial and tangential, k3
+        (-0.15, 0.06, 0.001, -0.001),  # four coefficients
+        (-0.15, 0.06, 0.001, -0.001, 0.0, 0.01, 0.0, 0.0),  # rational: OpenCV's own call
+    ],
+)
+def test_the_lens_model_is_opencvs(dist: tuple[float, ...]) -> None:
+    # mm_to_px applies the lens model itself (fast); cv2.projectPoints is the reference.
+    camera = Camera(LENS.matrix, dist)
+    g = geometry(camera=camera)
+    mm = np.random.default_rng(2).uniform([-60, -60], [590, 500], size=(500, 2))
+    flat = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), g.mm_to_px_h).reshape(-1, 2)
+    rays = np.hstack([flat, np.ones((len(flat), 1))]) @ np.linalg.inv(np.array(LENS.matrix)).T
+    want, _ = cv2.projectPoints(
+        rays, np.zeros(3), np.zeros(3), np.array(LENS.matrix), np.array(dist)
+    )
+    assert np.abs(g.mm_to_px(mm) - want.reshape(-1, 2)).max() < 1e-6
+
+
 def test_the_lens_model_moves_pixels_as_distortion_does() -> None:
     plain, lens = geometry(), geometry(camera=LENS)
     # Barrel distortion (k1 < 0) pulls points away from the centre inwards:
