@@ -126,7 +126,13 @@ def _candidates(
     hat = cv2.morphologyEx(gray, op, kernel)
     # Half the local peak: pips a few pixels apart stay separate blobs even when blurred.
     peak = cv2.dilate(hat, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k // 2 | 1, k // 2 | 1)))
-    mask = ((hat > p["tophat_min"]) & (hat > peak * share)).astype(np.uint8)
+    # hat > tophat_min and hat > peak * share, for whole grey levels: hat at least the least
+    # level above both, looked up by peak.
+    least = [max(math.floor(p["tophat_min"]), math.floor(v * share)) + 1 for v in range(256)]
+    if max(least) <= 255:
+        mask = cv2.compare(hat, cv2.LUT(peak, np.array(least, np.uint8)), cv2.CMP_GE)
+    else:  # thresholds no grey level passes
+        mask = ((hat > p["tophat_min"]) & (hat > peak * share)).astype(np.uint8)
     n, lab, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
     for j in range(1, n):
@@ -201,40 +207,83 @@ def _circle(x: float, y: float, radius: float) -> NDArray[np.float64]:
     return np.stack([x + radius * np.cos(_RING_ANGLES), y + radius * np.sin(_RING_ANGLES)], 1)
 
 
+def _row_percentiles(
+    sorted_rows: NDArray[np.float64], counts: NDArray[np.intp], q: float
+) -> NDArray[np.float64]:
+    """Each row's `q` percentile (as np.percentile's linear method) of its first `counts`
+    values, the rows sorted ascending."""
+    idx = q / 100 * (counts - 1)
+    lo = np.floor(idx).astype(np.intp)
+    hi = np.minimum(lo + 1, counts - 1)
+    rows = np.arange(len(sorted_rows))
+    a, b = sorted_rows[rows, lo], sorted_rows[rows, hi]
+    return np.asarray(a + (b - a) * (idx - lo), np.float64)
+
+
 def _ring_check(
     cfg: Config, gray: Image, cands: list[dict[str, Any]], spread_max: float
 ) -> list[Pip]:
     """Keep candidates that sit on an even face clearly brighter (darker) than the pip
-    (the ring's 10-90% spread at most `spread_max` of the contrast)."""
+    (the ring's 10-90% spread at most `spread_max` of the contrast). The face ring is two
+    circles of samples round each; samples near another candidate are left out."""
     p = cfg["pips"]
+    if not cands:
+        return []
     hgt, wid = gray.shape
+    xy = np.array([[c["x"], c["y"]] for c in cands], np.float64)
+    radii = np.array([c["r"] for c in cands], np.float64)
+    values = np.array([c["value"] for c in cands], np.float64)
+    dark = np.array([c["dark"] for c in cands], bool)
+    cos, sin = np.cos(_RING_ANGLES), np.sin(_RING_ANGLES)
     pips = []
-    xy = np.array([[c["x"], c["y"]] for c in cands]) if cands else np.zeros((0, 2))
-    radii = np.array([c["r"] for c in cands])
-    for i, c in enumerate(cands):
-        pts = np.concatenate(
+    step = 128  # candidates at a time: pairs of samples and candidates grow as their square
+    for s0 in range(0, len(cands), step):
+        sl = slice(s0, s0 + step)
+        rr = np.concatenate(
             [
-                _circle(c["x"], c["y"], rr)
-                for rr in (p["ring_inner"] * c["r"] + 1, p["ring_outer"] * c["r"] + 1)
-            ]
-        )
-        near = np.flatnonzero(np.abs(xy - xy[i]).max(axis=1) < 4 * c["r"] + radii)
-        keep = np.ones(len(pts), bool)
-        for j in near:
-            if j != i:
-                keep &= np.hypot(*(pts - xy[j]).T) > radii[j] * p["ring_exclude"] + 1
-        pts = pts[keep]
-        if len(pts) < p["ring_min_samples"]:
-            continue
-        xs = np.clip(pts[:, 0].astype(int), 0, wid - 1)
-        ys = np.clip(pts[:, 1].astype(int), 0, hgt - 1)
+                np.repeat((p["ring_inner"] * radii[sl] + 1)[:, None], len(cos), 1),
+                np.repeat((p["ring_outer"] * radii[sl] + 1)[:, None], len(cos), 1),
+            ],
+            1,
+        )  # n x 48
+        px = xy[sl, 0, None] + rr * np.concatenate([cos, cos])
+        py = xy[sl, 1, None] + rr * np.concatenate([sin, sin])
+        # Candidates near each (not itself), and the samples they cover.
+        d = np.abs(xy[sl, None, :] - xy[None, :, :]).max(axis=2)  # n x N
+        near = d < 4 * radii[sl, None] + radii[None, :]
+        near[np.arange(len(px)), np.arange(s0, s0 + len(px))] = False
+        keep = np.ones(px.shape, bool)
+        ii, jj = np.nonzero(near)
+        if len(ii):
+            dist = np.hypot(px[ii] - xy[jj, 0, None], py[ii] - xy[jj, 1, None])
+            covered = np.zeros(px.shape, np.intp)
+            np.add.at(covered, ii, dist <= radii[jj, None] * p["ring_exclude"] + 1)
+            keep = covered == 0
+        counts = keep.sum(axis=1)
+        xs = np.clip(px.astype(int), 0, wid - 1)
+        ys = np.clip(py.astype(int), 0, hgt - 1)
         ring = gray[ys, xs].astype(np.float64)
-        face = float(np.median(ring))
-        contrast = face - c["value"] if c["dark"] else c["value"] - face
-        spread = float(np.percentile(ring, 90) - np.percentile(ring, 10))
-        if contrast < p["contrast_min"] or spread > spread_max * contrast:
-            continue
-        pips.append(Pip(c["x"], c["y"], c["r"], c["dark"], face, contrast, c["shape"]))
+        ring = np.sort(np.where(keep, ring, np.inf), axis=1)
+        ok = counts >= p["ring_min_samples"]
+        safe = np.maximum(counts, 1)
+        face = _row_percentiles(ring, safe, 50)
+        spread = _row_percentiles(ring, safe, 90) - _row_percentiles(ring, safe, 10)
+        v = values[sl]
+        contrast = np.where(dark[sl], face - v, v - face)
+        ok &= (contrast >= p["contrast_min"]) & (spread <= spread_max * contrast)
+        for k in np.flatnonzero(ok):
+            c = cands[s0 + k]
+            pips.append(
+                Pip(
+                    c["x"],
+                    c["y"],
+                    c["r"],
+                    c["dark"],
+                    float(face[k]),
+                    float(contrast[k]),
+                    c["shape"],
+                )
+            )
     return pips
 
 
@@ -259,15 +308,13 @@ def find_pips(
     for level, scale in levels:
         for dark in (True, False):
             found = _candidates(cfg, level, d_max, dark, scale, share, bar_cands)
-            # A pip found at a finer level wins over the same pip seen coarser.
-            cands.extend(
-                c
-                for c in found
-                if all(
-                    math.hypot(c["x"] - o["x"], c["y"] - o["y"]) > max(c["r"], o["r"])
-                    for o in cands
-                )
-            )
+            # A pip found at a finer level (or first) wins over the same pip seen again.
+            kept = np.array([[o["x"], o["y"], o["r"]] for o in cands]).reshape(-1, 3)
+            for c in found:
+                near = np.hypot(kept[:, 0] - c["x"], kept[:, 1] - c["y"])
+                if np.all(near > np.maximum(kept[:, 2], c["r"])):
+                    cands.append(c)
+                    kept = np.vstack([kept, [c["x"], c["y"], c["r"]]])
     if bars is not None and bar_cands:
         bars.extend(_bar_pips(cfg, gray, bar_cands))
     return _ring_check(cfg, gray, cands, spread_max)
@@ -570,6 +617,14 @@ def _max_channel_gradient(win: NDArray[Any]) -> tuple[NDArray[np.float32], NDArr
     gx = cv2.Sobel(win, cv2.CV_32F, 1, 0, ksize=3).reshape(win.shape)
     gy = cv2.Sobel(win, cv2.CV_32F, 0, 1, ksize=3).reshape(win.shape)
     mag = gx * gx + gy * gy
+    if win.shape[2] == 3:
+        # As argmax (the first of equals), without its per-pixel gather.
+        m0, m1, m2 = mag[..., 0], mag[..., 1], mag[..., 2]
+        one = m1 > m0
+        two = m2 > np.where(one, m1, m0)
+        outx = np.where(two, gx[..., 2], np.where(one, gx[..., 1], gx[..., 0]))
+        outy = np.where(two, gy[..., 2], np.where(one, gy[..., 1], gy[..., 0]))
+        return np.asarray(outx, np.float32), np.asarray(outy, np.float32)
     best = mag.argmax(axis=2)[..., None]
     return (
         np.asarray(np.take_along_axis(gx, best, 2)[..., 0], np.float32),
@@ -657,16 +712,20 @@ def fit_face(
     c = ((cx - x0) * zoom, (cy - y0) * zoom)
     gx, gy = _max_channel_gradient(win)
     h, w = gx.shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     # The face's sides (and its shadow's) are where most edge lies round the pips, at
     # about half a side from them; the pips themselves are masked out.
+    reach = int(r["turn_outer"] * side) + 2
+    sx0, sy0 = max(0, int(c[0]) - reach), max(0, int(c[1]) - reach)
+    sx1, sy1 = min(w, int(c[0]) + reach + 1), min(h, int(c[1]) + reach + 1)
+    yy, xx = np.mgrid[sy0:sy1, sx0:sx1].astype(np.float32)
+    sgx, sgy = gx[sy0:sy1, sx0:sx1], gy[sy0:sy1, sx0:sx1]
     dist = np.hypot(xx - c[0], yy - c[1])
     ring = (dist >= r["turn_inner"] * side) & (dist <= r["turn_outer"] * side)
     for p in pips:
         px, py = (p.x - x0) * zoom, (p.y - y0) * zoom
         ring &= np.hypot(xx - px, yy - py) > 2.0 * p.r * zoom + 2
-    weight = np.sqrt(gx * gx + gy * gy) * ring
-    angle4 = np.mod(4 * np.arctan2(gy, gx), 2 * np.pi)
+    weight = np.sqrt(sgx * sgx + sgy * sgy) * ring
+    angle4 = np.mod(4 * np.arctan2(sgy, sgx), 2 * np.pi)
     bins = 72
     hist = np.bincount(
         (angle4 * bins / (2 * np.pi)).astype(np.intp).ravel() % bins,
@@ -675,7 +734,7 @@ def fit_face(
     )
     hist = hist + np.roll(hist, 1) + np.roll(hist, -1)  # circular smoothing
     peak = (int(hist.argmax()) + 0.5) * 2 * np.pi / bins
-    near_peak = np.abs(np.angle(np.exp(1j * (angle4 - peak)))) < np.pi / 6
+    near_peak = np.abs(np.mod(angle4 - peak + np.pi, 2 * np.pi) - np.pi) < np.pi / 6
     wsel = weight * near_peak
     turn = (
         peak
@@ -1337,16 +1396,18 @@ def read_dice(
     geo: BoardGeometry | None = None,
     roller: Color | str | None = None,
     region: tuple[int, int, int, int] | None = None,
+    gray: Image | None = None,
 ) -> DiceResult:
     """Everything about the dice in one frame.
 
     With a calibration only the board and a margin around it are searched (or, given
     `region` (x0, y0, x1, y1 in pixels), only that part of it), and when the board is
     imaged so small that pips are a few pixels across the crop is enlarged first (small
-    pips lose their shape and contrast otherwise).
+    pips lose their shape and contrast otherwise). `gray` is the image in grey, where
+    the caller has it already (several regions of one frame).
     """
     start = time.perf_counter()
-    gray = to_gray(image)
+    gray = to_gray(image) if gray is None else gray
     x0 = y0 = 0
     zoom = 1.0
     d_max: float | None = None
