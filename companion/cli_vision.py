@@ -275,6 +275,14 @@ def add_evaluate_parser(sub: Any) -> None:
     )
     ev.add_argument("folder", help="the labelled set")
     ev.add_argument("--config", help="a thresholds file overriding vision/dice.toml")
+    ev.add_argument(
+        "--backgrounds",
+        action="store_true",
+        help=(
+            "read an image whose label names a 'background' (the board before the dice were "
+            "thrown) as in a video: that frame seen first"
+        ),
+    )
     ev.add_argument("-o", "--output", default="dice-evaluation", help="where to write the report")
     ev.set_defaults(func=cmd_evaluate_dice)
 
@@ -288,7 +296,7 @@ def cmd_evaluate_dice(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
 
     try:
         cfg = load_config(args.config)
-        metrics = evaluate(cfg, args.folder)
+        metrics = evaluate(cfg, args.folder, args.backgrounds)
     except (VisionError, CalibrationError) as e:
         raise UsageError(str(e)) from None
     write_report(cfg, metrics, args.output)

@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from vision.config import Config
-from vision.dice import DiceResult, DieReading, px_per_mm, read_dice, verdict
+from vision.dice import DiceResult, DieReading, px_per_mm, read_dice, to_gray, verdict
 
 Image = NDArray[np.uint8]
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in image pixels
@@ -57,7 +57,7 @@ class _Small:
 
 
 class Background:
-    """The board as last seen without dice, small and grey; where a frame differs from it."""
+    """The board as last seen without dice, small; where a frame differs from it."""
 
     def __init__(self, cfg: Config, geo: BoardGeometry) -> None:
         self.cfg = cfg
@@ -68,9 +68,9 @@ class Background:
         h, w = image.shape[:2]
         width = int(self.cfg["changed"]["width"])
         scale = w / width
+        # In colour: a red die on green felt, or a black one on a dark grey point, hardly
+        # changes the grey level there.
         small = cv2.resize(image, (width, max(1, round(h / scale))), interpolation=cv2.INTER_AREA)
-        if small.ndim == 3:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         return _Small(np.asarray(cv2.GaussianBlur(small, (0, 0), 1.0), np.uint8), scale, (h, w))
 
     @property
@@ -87,10 +87,14 @@ class Background:
         if self._board is None:
             return None
         now = self._small(image)
-        if now.size != self._board.size:
+        if now.size != self._board.size or now.image.shape != self._board.image.shape:
             return None
-        diff = cv2.absdiff(now.image, self._board.image) > self.cfg["changed"]["level"]
-        return _Small(diff.astype(np.uint8), now.scale, now.size)
+        diff = cv2.absdiff(now.image, self._board.image)
+        if diff.ndim == 3:
+            b, g, r = cv2.split(diff)
+            diff = cv2.max(cv2.max(b, g), r)
+        moved = diff > self.cfg["changed"]["level"]
+        return _Small(moved.astype(np.uint8), now.scale, now.size)
 
     def changed_share(self, changed: _Small, x: float, y: float, radius: float) -> float:
         """The share of the disc of `radius` (image px) round (x, y) that changed."""
@@ -105,6 +109,58 @@ class Background:
         yy, xx = np.mgrid[y0:y1, x0:x1]
         disc = np.hypot(xx - cx, yy - cy) <= r
         return float(changed.image[y0:y1, x0:x1][disc].mean()) if disc.any() else 0.0
+
+    def regions(self, changed: _Small, across: float, share: float, pad: float) -> list[Box]:
+        """Boxes (image px) that hold every place where the disc `across` image px wide
+        round it changed by `share` at least, each padded by `pad` image px (a die lying
+        there is whole inside, with room round it to find its pips); overlapping boxes are
+        merged into one."""
+        s = changed.scale
+        h, w = changed.image.shape
+        # A square of the disc's area stands in for it.
+        k = max(1, round(across * math.sqrt(math.pi) / 2 / s))
+        # On a coarser grid still a few cells across the square.
+        f = max(1, k // 4)
+        if f > 1:
+            s *= f
+            h, w = h // f, w // f
+            k = max(1, round(k / f))
+        local = cv2.resize(changed.image * np.uint8(255), (w, h), interpolation=cv2.INTER_AREA)
+        local = cv2.blur(local, (k, k))
+        mask = (local >= share * 255).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        pad = pad / s + 1
+        boxes = [
+            [
+                max(0.0, x - pad),
+                max(0.0, y - pad),
+                min(float(w), x + bw + pad),
+                min(float(h), y + bh + pad),
+            ]
+            for x, y, bw, bh, _ in (stats[j] for j in range(1, n))
+        ]
+        merged = True
+        while merged:
+            merged = False
+            for i in range(len(boxes)):
+                for j in range(i + 1, len(boxes)):
+                    a, b = boxes[i], boxes[j]
+                    if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                        boxes[i] = [
+                            min(a[0], b[0]),
+                            min(a[1], b[1]),
+                            max(a[2], b[2]),
+                            max(a[3], b[3]),
+                        ]
+                        del boxes[j]
+                        merged = True
+                        break
+                if merged:
+                    break
+        return [
+            (math.floor(b[0] * s), math.floor(b[1] * s), math.ceil(b[2] * s), math.ceil(b[3] * s))
+            for b in boxes
+        ]
 
     def places(self, image: Image, changed: _Small | None = None) -> list[Box]:
         """Die-sized places (image px) where `image` differs from the board without dice."""
@@ -179,11 +235,25 @@ class DiceWatch:
     def read_roll(self, image: Image, roller: str | None = None) -> DiceResult:
         """`read`, with the roll and its verdict for `roller` as `read_dice` gives them."""
         start = time.perf_counter()
-        dice = read_dice(self.cfg, image, self.geo, None).dice
-        # Without a die read there is nothing to judge or to complete.
-        changed = self.background.changed(image) if dice else None
         c = self.cfg["changed"]
-        if changed is not None and changed.image.mean() <= c["whole_max"]:
+        gray = to_gray(image)
+        changed = self.background.changed(image)
+        if changed is not None and changed.image.mean() > c["whole_max"]:
+            changed = None  # most of the picture changed (the light): the frame is read whole
+        if changed is None:
+            dice = read_dice(self.cfg, image, self.geo, None, None, gray).dice
+        else:
+            # Only where the board changed can a die be (see below): only there is it read.
+            dice = []
+            mid = self.geo.mm_to_px([(self.geo.width_mm / 2, self.geo.height_mm / 2)])[0]
+            per_mm = px_per_mm(self.geo, float(mid[0]), float(mid[1]))
+            side = self.cfg["judge"]["die_mm"] * per_mm
+            pad = c["region_pad"] * self.cfg["pips"]["die_mm_max"] * per_mm
+            for region in self.background.regions(
+                changed, 2 * c["still_reach"] * side, c["still_share"] * c["region_share"], pad
+            ):
+                dice += read_dice(self.cfg, image, self.geo, None, region, gray).dice
+        if changed is not None:
             # A die lies where the board changed since it was seen without dice: what reads
             # as one where nothing changed is part of the board (a light gap between two
             # dark checkers makes a 2). Unless most of the picture changed (the light).
@@ -215,7 +285,7 @@ class DiceWatch:
             for cfg in self.relaxed:
                 found = [
                     d
-                    for d in read_dice(cfg, image, self.geo, None, region).dice
+                    for d in read_dice(cfg, image, self.geo, None, region, gray).dice
                     if d.value is not None and _inside(d, box, side / 2)
                 ]
                 # Only a die read counts: what cannot be read there may be a gap that

@@ -25,6 +25,7 @@ import numpy as np
 
 from calibration.geometry import BoardGeometry
 from calibration.schema import load as load_calibration
+from vision.changes import DiceWatch
 from vision.config import Config, config_text
 from vision.dice import REASONS, read_dice
 from vision.errors import VisionError
@@ -91,7 +92,10 @@ def _truth(entry: dict[str, Any]) -> list[tuple[float, float, float, int]]:
     return out
 
 
-def evaluate(cfg: Config, folder: str | Path) -> Metrics:
+def evaluate(cfg: Config, folder: str | Path, backgrounds: bool = False) -> Metrics:
+    """The metrics of reading every labelled image. With `backgrounds`, an image whose
+    label names a `background` (the same board before the dice were thrown) and a
+    calibration is read as in a video (`DiceWatch`), with that frame seen first."""
     folder = Path(folder)
     labels = folder / "labels.jsonl"
     if not labels.is_file():
@@ -110,7 +114,10 @@ def evaluate(cfg: Config, folder: str | Path) -> Metrics:
             path = str(entry["path"])
         except (KeyError, TypeError, ValueError, IndexError):
             raise VisionError(f"{labels}:{n}: expected 'path' and 'boxes' or 'dice'") from None
-        image = cv2.imread(str(folder / path), cv2.IMREAD_COLOR)
+        # Checked first: OpenCV warns on stderr of a file that is not there.
+        image = (
+            cv2.imread(str(folder / path), cv2.IMREAD_COLOR) if (folder / path).is_file() else None
+        )
         if image is None:
             raise VisionError(f"{labels}:{n}: cannot read image {path}")
         geo = None
@@ -119,8 +126,19 @@ def evaluate(cfg: Config, folder: str | Path) -> Metrics:
             if key not in geos:
                 geos[key] = BoardGeometry(load_calibration(folder / key))
             geo = geos[key]
+        watch = None
+        if backgrounds and geo is not None and entry.get("background"):
+            where = folder / str(entry["background"])
+            before = cv2.imread(str(where), cv2.IMREAD_COLOR) if where.is_file() else None
+            if before is None or before.shape != image.shape:
+                raise VisionError(f"{labels}:{n}: cannot read background {entry['background']}")
+            watch = DiceWatch(cfg, geo)
+            watch.background.remember(np.asarray(before, dtype=np.uint8))
         start = time.perf_counter()
-        result = read_dice(cfg, np.asarray(image, dtype=np.uint8), geo, entry.get("roller"))
+        if watch is not None:
+            result = watch.read_roll(np.asarray(image, dtype=np.uint8), entry.get("roller"))
+        else:
+            result = read_dice(cfg, np.asarray(image, dtype=np.uint8), geo, entry.get("roller"))
         m.times_ms.append((time.perf_counter() - start) * 1000)
         m.images += 1
         used: set[int] = set()

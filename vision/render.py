@@ -717,9 +717,15 @@ def random_roll_scene(
 
 
 def write_roll_set(
-    folder: str | Path, count: int, seed: int = 0, image_size: tuple[int, int] = (1920, 1080)
+    folder: str | Path,
+    count: int,
+    seed: int = 0,
+    image_size: tuple[int, int] = (1920, 1080),
+    backgrounds: bool = False,
 ) -> None:
-    """A labelled set of rendered rolls (every kind in turn), in the layout `evaluate` reads."""
+    """A labelled set of rendered rolls (every kind in turn), in the layout `evaluate` reads;
+    with `backgrounds`, each also as the camera saw it before the dice were thrown (the
+    same scene without dice: `roll_NNNN.board.png`, a "background" in its label)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
@@ -733,9 +739,15 @@ def write_roll_set(
         cv2.imwrite(str(folder / f"{name}.png"), r.image)
         r.calibration.save(folder / f"{name}.cal.json")
         dice = [{"center_px": d["center_px"], "value": d["value"]} for d in r.labels["dice"]]
+        extra = {}
+        if backgrounds:
+            board = render(replace(scene, dice=()))
+            cv2.imwrite(str(folder / f"{name}.board.png"), board.image)
+            extra["background"] = f"{name}.board.png"
         lines.append(
             json.dumps(
                 {
+                    **extra,
                     "path": f"{name}.png",
                     "calibration": f"{name}.cal.json",
                     "roller": roller,

@@ -197,3 +197,90 @@ def test_checkers_restacked_beside_two_dice_or_after_the_pick_up_add_no_die() ->
     assert watch.background.places(after)  # the restacked checkers changed
     assert watch.read(after) == []
     assert watch.background.places(after) == []  # the board without dice, remembered
+
+
+@pytest.fixture(scope="module")
+def rolls(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The dice benchmark's first three rendered rolls (seed 2026), each with the board as
+    it was before the throw."""
+    from vision.render import write_roll_set
+
+    folder = tmp_path_factory.mktemp("rolls")
+    write_roll_set(folder, 3, seed=2026, backgrounds=True)
+    return folder
+
+
+def test_a_red_die_on_green_felt_changes_the_board_in_colour_not_in_grey(rolls: Path) -> None:
+    # Roll 2: black's 3 and 1, thrown onto checkers; the 1 is red on green felt, of about
+    # the felt's grey level.
+    import json
+
+    from calibration.schema import load
+
+    folder = rolls
+    entry = json.loads((folder / "labels.jsonl").read_text().splitlines()[2])
+    assert entry["dice_style"] == "red" and sorted(d["value"] for d in entry["dice"]) == [1, 3]
+    geo = BoardGeometry(load(folder / entry["calibration"]))
+    frame = cv2.imread(str(folder / entry["path"]))
+    before = cv2.imread(str(folder / entry["background"]))
+    x, y = next(d["center_px"] for d in entry["dice"] if d["value"] == 1)
+    watch = DiceWatch(CFG, geo)
+    reach = watch._side((x, y)) * CFG["changed"]["still_reach"]
+    shares = []
+    for a, b in (
+        (before, frame),
+        (cv2.cvtColor(before, cv2.COLOR_BGR2GRAY), cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)),
+    ):
+        bg = Background(CFG, geo)
+        bg.remember(a)
+        changed = bg.changed(b)
+        assert changed is not None
+        shares.append(bg.changed_share(changed, x, y, reach))
+    colour, grey = shares
+    assert colour >= CFG["changed"]["still_share"] > grey
+    watch.background.remember(before)
+    result = watch.read_roll(frame, entry["roller"])
+    assert sorted(d.value or 0 for d in result.dice) == [1, 3]
+    assert result.reasons == entry["reasons"] == ["on_checker"]
+
+
+def test_with_the_board_known_only_the_places_that_changed_are_read(
+    rolls: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    import vision.changes
+    from calibration.schema import load
+
+    folder = rolls
+    regions: list[tuple[int, int, int, int] | None] = []
+    real = vision.changes.read_dice
+
+    def spy(*args: object) -> object:
+        regions.append(args[4])  # type: ignore[arg-type]
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vision.changes, "read_dice", spy)
+    for line in (folder / "labels.jsonl").read_text().splitlines():
+        entry = json.loads(line)
+        geo = BoardGeometry(load(folder / entry["calibration"]))
+        frame = cv2.imread(str(folder / entry["path"]))
+        watch = DiceWatch(CFG, geo)
+        watch.background.remember(cv2.imread(str(folder / entry["background"])))
+        regions.clear()
+        dice = watch.read(frame)
+        # The dice are read as the whole frame reads them ...
+        alone = read_dice(CFG, frame, geo, None).dice
+        assert sorted(d.value or 0 for d in dice) == sorted(d.value or 0 for d in alone)
+        # ... from a few small boxes round them.
+        assert regions and all(r is not None for r in regions)
+        area = sum((r[2] - r[0]) * (r[3] - r[1]) for r in regions if r is not None)
+        assert area < 0.05 * frame.shape[0] * frame.shape[1], regions
+        for d in dice:
+            assert any(
+                r[0] < d.center_px[0] < r[2] and r[1] < d.center_px[1] < r[3] for r in regions if r
+            )
+    # Without the board known, the whole frame is read.
+    regions.clear()
+    DiceWatch(CFG, geo).read(frame)
+    assert regions == [None]

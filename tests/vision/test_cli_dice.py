@@ -87,6 +87,24 @@ def test_evaluate_dice_writes_metrics_confusion_and_config(tmp_path: Path) -> No
     assert "contrast_min" in (tmp_path / "rep" / "config.toml").read_text()
 
 
+def test_evaluate_dice_reads_a_set_with_backgrounds_as_a_video(tmp_path: Path) -> None:
+    from vision.render import write_roll_set
+
+    write_roll_set(tmp_path / "set", 2, seed=5, image_size=(1280, 720), backgrounds=True)
+    labels = (tmp_path / "set" / "labels.jsonl").read_text()
+    assert labels.count('"background": "roll_0001.board.png"') == 1
+    result = run("evaluate-dice", str(tmp_path / "set"), "--backgrounds", "-o", str(tmp_path / "r"))
+    assert result.returncode == 0, result.stderr
+    metrics = json.loads((tmp_path / "r" / "metrics.json").read_text())
+    assert metrics["images"] == 2 and metrics["dice"] == 4
+    # A background that is not there: one line naming it, nothing written.
+    (tmp_path / "set" / "roll_0001.board.png").unlink()
+    result = run("evaluate-dice", str(tmp_path / "set"), "--backgrounds", "-o", str(tmp_path / "x"))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "roll_0001.board.png" in result.stderr
+    assert not (tmp_path / "x").exists()
+
+
 def test_a_frame_of_the_board_before_the_throw_finds_the_die_the_frame_alone_hides(
     tmp_path: Path,
 ) -> None:
