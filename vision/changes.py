@@ -2,20 +2,23 @@
 
 A camera over a table sees the same board for a long time, and dice thrown onto it
 are what changed since it was last seen without them. `DiceWatch` keeps that dice-free
-picture of the board (the last frame it read with no die on it), and in each frame it
-reads with one die on it, it looks again at every die-sized place that changed since
-then and holds no die read: there the pip checks that keep gaps between checkers,
-point tips and wood grain from passing for dice are relaxed (`[changed]` in
-`vision/dice.toml`), since none of those change while the dice are thrown. A cocked
-die whose pips lie by its short top's edge, its side face or its shadow is read there.
+picture of the board (the last frame it read with no die on it) and reads a frame only
+round the places that changed since, a fraction of the frame. In each frame it reads
+with one die on it, it looks again at every die-sized place that changed and holds no
+die read: there the pip checks that keep gaps between checkers, point tips and wood
+grain from passing for dice are relaxed (`[changed]` in `vision/dice.toml`), since
+none of those change while the dice are thrown. A cocked die whose pips lie by its
+short top's edge, its side face or its shadow is read there, and a 1 whose face shows
+an edge on one side only.
 
 Only a roll whose partner die was read is completed so: beside no die (the dice picked
 up while checkers were moved and restacked) or two, what changed is checkers. Places
 larger than a die (a checker moved, a hand's shadow, the light changing) are
 not read again: only the still reader judges them. The other way round, what the still
-reader takes for a die where nothing changed since the board was seen without dice is
-part of the board (a light gap between two black checkers reads as a 2), unless most
-of the picture changed.
+reader takes for a die where little changed since the board was seen without dice is
+part of the board (a light gap between two black checkers reads as a 2, and checkers
+shifted a few pixels round it change only part of it), unless most of the picture
+changed.
 """
 
 from __future__ import annotations
@@ -45,13 +48,14 @@ def changed_config(cfg: Config) -> Config:
     out["pips"]["bar_ring_spread_max"] = c["bar_ring_spread_max"]
     out["pips"]["bar_whole"] = c["bar_whole"]
     out["read"]["even_box"] = c["even_box"]
+    out["read"]["centred_box"] = c["centred_box"]
     out["read"]["bars_from_pips"] = c["bars_from_pips"]
     return out
 
 
 @dataclass
 class _Small:
-    image: Image
+    image: Image  # a frame in grey, or where it changed (1 = changed)
     scale: float  # full-size pixels per small pixel
     size: tuple[int, int]  # the full frame's height and width
 
@@ -68,9 +72,9 @@ class Background:
         h, w = image.shape[:2]
         width = int(self.cfg["changed"]["width"])
         scale = w / width
-        # In colour: a red die on green felt, or a black one on a dark grey point, hardly
-        # changes the grey level there.
         small = cv2.resize(image, (width, max(1, round(h / scale))), interpolation=cv2.INTER_AREA)
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         return _Small(np.asarray(cv2.GaussianBlur(small, (0, 0), 1.0), np.uint8), scale, (h, w))
 
     @property
@@ -87,19 +91,16 @@ class Background:
         if self._board is None:
             return None
         now = self._small(image)
-        if now.size != self._board.size or now.image.shape != self._board.image.shape:
+        if now.size != self._board.size:
             return None
-        diff = cv2.absdiff(now.image, self._board.image)
-        if diff.ndim == 3:
-            b, g, r = cv2.split(diff)
-            diff = cv2.max(cv2.max(b, g), r)
-        moved = diff > self.cfg["changed"]["level"]
-        return _Small(moved.astype(np.uint8), now.scale, now.size)
+        diff = cv2.absdiff(now.image, self._board.image) > self.cfg["changed"]["level"]
+        return _Small(diff.astype(np.uint8), now.scale, now.size)
 
     def changed_share(self, changed: _Small, x: float, y: float, radius: float) -> float:
         """The share of the disc of `radius` (image px) round (x, y) that changed."""
         s = changed.scale
-        h, w = changed.image.shape
+        mask = changed.image
+        h, w = mask.shape
         r = max(1.0, radius / s)
         cx, cy = x / s, y / s
         x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
@@ -108,7 +109,7 @@ class Background:
             return 0.0
         yy, xx = np.mgrid[y0:y1, x0:x1]
         disc = np.hypot(xx - cx, yy - cy) <= r
-        return float(changed.image[y0:y1, x0:x1][disc].mean()) if disc.any() else 0.0
+        return float(mask[y0:y1, x0:x1][disc].mean()) if disc.any() else 0.0
 
     def regions(self, changed: _Small, across: float, share: float, pad: float) -> list[Box]:
         """Boxes (image px) that hold every place where the disc `across` image px wide
@@ -116,7 +117,8 @@ class Background:
         there is whole inside, with room round it to find its pips); overlapping boxes are
         merged into one."""
         s = changed.scale
-        h, w = changed.image.shape
+        mask = changed.image
+        h, w = mask.shape
         # A square of the disc's area stands in for it.
         k = max(1, round(across * math.sqrt(math.pi) / 2 / s))
         # On a coarser grid still a few cells across the square.
@@ -125,7 +127,7 @@ class Background:
             s *= f
             h, w = h // f, w // f
             k = max(1, round(k / f))
-        local = cv2.resize(changed.image * np.uint8(255), (w, h), interpolation=cv2.INTER_AREA)
+        local = cv2.resize(mask * np.uint8(255), (w, h), interpolation=cv2.INTER_AREA)
         local = cv2.blur(local, (k, k))
         mask = (local >= share * 255).astype(np.uint8)
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -226,6 +228,13 @@ class DiceWatch:
         """A usual die's side in image px at `at`."""
         return self.cfg["judge"]["die_mm"] * px_per_mm(self.geo, at[0], at[1])
 
+    def _still(self, changed: _Small, die: DieReading) -> bool:
+        """Whether a die read is part of the board: where its disc changed little since the
+        board was seen without dice."""
+        c = self.cfg["changed"]
+        reach = self._side(die.center_px) * c["still_reach"]
+        return self.background.changed_share(changed, *die.center_px, reach) < c["still_share"]
+
     def read(self, image: Image) -> list[DieReading]:
         """The dice in this frame (as `read_dice` finds them, and in die-sized places
         changed since the board was last seen without dice). A frame with no die on it
@@ -250,21 +259,17 @@ class DiceWatch:
             side = self.cfg["judge"]["die_mm"] * per_mm
             pad = c["region_pad"] * self.cfg["pips"]["die_mm_max"] * per_mm
             for region in self.background.regions(
-                changed, 2 * c["still_reach"] * side, c["still_share"] * c["region_share"], pad
+                changed,
+                2 * c["still_reach"] * side,
+                c["still_share"] * c["region_share"],
+                pad,
             ):
                 dice += read_dice(self.cfg, image, self.geo, None, region, gray).dice
         if changed is not None:
             # A die lies where the board changed since it was seen without dice: what reads
             # as one where nothing changed is part of the board (a light gap between two
             # dark checkers makes a 2). Unless most of the picture changed (the light).
-            dice = [
-                d
-                for d in dice
-                if self.background.changed_share(
-                    changed, *d.center_px, self._side(d.center_px) * c["still_reach"]
-                )
-                >= c["still_share"]
-            ]
+            dice = [d for d in dice if not self._still(changed, d)]
         largest = self.cfg["pips"]["die_mm_max"]
         # A roll whose partner die was read is completed there; beside no die (the dice
         # picked up, checkers moved) or two, what changed is checkers, not a die.

@@ -1033,6 +1033,48 @@ def _read_box(
     return die
 
 
+def _read_centred(
+    cfg: Config,
+    work: Image,
+    geo: BoardGeometry,
+    view: tuple[float, int, int],
+    group: list[Pip],
+    fitted: NDArray[np.float64],
+) -> DieReading | None:
+    """A lone pip's die read from a box centred on it: a 1's pip is its face's centre.
+    The edges fitted round it (image px) may be off on one side (no edge where a black
+    die lies on a black point, a shadow's edge beyond it): each side's half is taken as
+    the pip's distance from the nearer of its two edges, then from the farther; the
+    first such box that reads a 1 is the die."""
+    zoom, x0, y0 = view
+    offset = np.array([x0, y0], np.float64)
+    pip = np.array([group[0].x / zoom + x0, group[0].y / zoom + y0])
+    u, v = fitted[1] - fitted[0], fitted[3] - fitted[0]
+    lu, lv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+    if lu < 1 or lv < 1:
+        return None
+    u, v = u / lu, v / lv
+    su, sv = float((pip - fitted[0]) @ u), float((pip - fitted[0]) @ v)
+    halves_u = sorted((su, lu - su))
+    halves_v = sorted((sv, lv - sv))
+    for iu, iv in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        hu, hv = halves_u[iu], halves_v[iv]
+        if hu <= 0 or hv <= 0:
+            continue
+        box = np.array(
+            [
+                pip - hu * u - hv * v,
+                pip + hu * u - hv * v,
+                pip + hu * u + hv * v,
+                pip - hu * u + hv * v,
+            ]
+        )
+        die = _read_box(cfg, work, geo, view, group, (box - offset) * zoom)
+        if die is not None and die.value == 1:
+            return die
+    return None
+
+
 def _read_group(
     cfg: Config,
     image: Image,
@@ -1082,6 +1124,13 @@ def _read_group(
                 ):
                     die = again
                     break
+    if (
+        (die is None or die.value is None)
+        and r["centred_box"]
+        and fitted is not None
+        and len(group) == 1
+    ):
+        die = _read_centred(cfg, work, geo, view, group, fitted[0]) or die
     if (die is None or die.value is None) and r["even_box"]:
         # The face as the even region of its shade round its pips: a cocked die's short
         # top beside its side face and its shadow, where the edges found no box that reads.
