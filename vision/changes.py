@@ -61,7 +61,7 @@ class _Small:
 
 
 class Background:
-    """The board as last seen without dice, small; where a frame differs from it."""
+    """The board as last seen without dice, small and grey; where a frame differs from it."""
 
     def __init__(self, cfg: Config, geo: BoardGeometry) -> None:
         self.cfg = cfg
@@ -99,8 +99,7 @@ class Background:
     def changed_share(self, changed: _Small, x: float, y: float, radius: float) -> float:
         """The share of the disc of `radius` (image px) round (x, y) that changed."""
         s = changed.scale
-        mask = changed.image
-        h, w = mask.shape
+        h, w = changed.image.shape
         r = max(1.0, radius / s)
         cx, cy = x / s, y / s
         x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
@@ -109,7 +108,7 @@ class Background:
             return 0.0
         yy, xx = np.mgrid[y0:y1, x0:x1]
         disc = np.hypot(xx - cx, yy - cy) <= r
-        return float(mask[y0:y1, x0:x1][disc].mean()) if disc.any() else 0.0
+        return float(changed.image[y0:y1, x0:x1][disc].mean()) if disc.any() else 0.0
 
     def regions(self, changed: _Small, across: float, share: float, pad: float) -> list[Box]:
         """Boxes (image px) that hold every place where the disc `across` image px wide
@@ -125,7 +124,7 @@ class Background:
         f = max(1, k // 4)
         if f > 1:
             s *= f
-            h, w = h // f, w // f
+            h, w = max(1, h // f), max(1, w // f)
             k = max(1, round(k / f))
         local = cv2.resize(mask * np.uint8(255), (w, h), interpolation=cv2.INTER_AREA)
         local = cv2.blur(local, (k, k))
