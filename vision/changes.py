@@ -67,6 +67,8 @@ class Background:
         self.cfg = cfg
         self.geo = geo
         self._board: _Small | None = None
+        mid = geo.mm_to_px([(geo.width_mm / 2, geo.height_mm / 2)])[0]
+        self.mid_per_mm = px_per_mm(geo, float(mid[0]), float(mid[1]))  # at the board's middle
 
     def _small(self, image: Image) -> _Small:
         h, w = image.shape[:2]
@@ -140,24 +142,18 @@ class Background:
             ]
             for x, y, bw, bh, _ in (stats[j] for j in range(1, n))
         ]
-        merged = True
-        while merged:
-            merged = False
-            for i in range(len(boxes)):
-                for j in range(i + 1, len(boxes)):
-                    a, b = boxes[i], boxes[j]
-                    if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                        boxes[i] = [
-                            min(a[0], b[0]),
-                            min(a[1], b[1]),
-                            max(a[2], b[2]),
-                            max(a[3], b[3]),
-                        ]
-                        del boxes[j]
-                        merged = True
-                        break
-                if merged:
-                    break
+        while pair := next(
+            (
+                (i, j)
+                for i in range(len(boxes))
+                for j in range(i + 1, len(boxes))
+                if _overlap(boxes[i], boxes[j])
+            ),
+            None,
+        ):
+            i, j = pair
+            a, b = boxes[i], boxes.pop(j)
+            boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
         return [
             (math.floor(b[0] * s), math.floor(b[1] * s), math.ceil(b[2] * s), math.ceil(b[3] * s))
             for b in boxes
@@ -170,12 +166,10 @@ class Background:
             return []
         c, p = self.cfg["changed"], self.cfg["pips"]
         s = changed.scale
-        mask = changed.image.copy()
-        mid = self.geo.mm_to_px([(self.geo.width_mm / 2, self.geo.height_mm / 2)])[0]
-        per_mm = px_per_mm(self.geo, float(mid[0]), float(mid[1])) / s  # small px per mm
+        per_mm = self.mid_per_mm / s  # small px per mm
         k = max(1, round(c["close_mm"] * per_mm)) | 1
         mask = np.asarray(
-            cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)), np.uint8
+            cv2.morphologyEx(changed.image, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)), np.uint8
         )
         n, _, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
         out: list[Box] = []
@@ -201,6 +195,11 @@ class Background:
                 )
             )
         return out
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    """Whether two boxes (x0, y0, x1, y1) overlap."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _inside(die: DieReading, box: Box, margin: float = 0.0) -> bool:
@@ -244,27 +243,26 @@ class DiceWatch:
         """`read`, with the roll and its verdict for `roller` as `read_dice` gives them."""
         start = time.perf_counter()
         c = self.cfg["changed"]
-        gray = to_gray(image)
         changed = self.background.changed(image)
         if changed is not None and changed.image.mean() > c["whole_max"]:
             changed = None  # most of the picture changed (the light): the frame is read whole
+        gray: Image | None = None
         if changed is None:
+            gray = to_gray(image)
             dice = read_dice(self.cfg, image, self.geo, None, None, gray).dice
         else:
-            # Only where the board changed can a die be (see below): only there is it read.
-            dice = []
-            mid = self.geo.mm_to_px([(self.geo.width_mm / 2, self.geo.height_mm / 2)])[0]
-            per_mm = px_per_mm(self.geo, float(mid[0]), float(mid[1]))
-            side = self.cfg["judge"]["die_mm"] * per_mm
-            pad = c["region_pad"] * self.cfg["pips"]["die_mm_max"] * per_mm
-            for region in self.background.regions(
+            # Only where the board changed can a die be (below): only there is it read.
+            per_mm = self.background.mid_per_mm
+            regions = self.background.regions(
                 changed,
-                2 * c["still_reach"] * side,
+                2 * c["still_reach"] * self.cfg["judge"]["die_mm"] * per_mm,
                 c["still_share"] * c["region_share"],
-                pad,
-            ):
-                dice += read_dice(self.cfg, image, self.geo, None, region, gray).dice
-        if changed is not None:
+                c["region_pad"] * self.cfg["pips"]["die_mm_max"] * per_mm,
+            )
+            gray = to_gray(image) if regions else None
+            dice = [
+                d for r in regions for d in read_dice(self.cfg, image, self.geo, None, r, gray).dice
+            ]
             # A die lies where the board changed since it was seen without dice: what reads
             # as one where nothing changed is part of the board (a light gap between two
             # dark checkers makes a 2). Unless most of the picture changed (the light).
