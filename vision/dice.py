@@ -24,6 +24,7 @@ Every threshold is named in `vision/dice.toml`.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable
@@ -351,8 +352,17 @@ def _bar_pips(cfg: Config, gray: Image, cands: list[dict[str, Any]]) -> list[Pip
 
 
 def _linked(
-    cfg: Config, gray: Image, a: Pip, b: Pip, pips: list[Pip], enlarged: bool = False
+    cfg: Config,
+    gray: Image,
+    a: Pip,
+    b: Pip,
+    pips: list[Pip],
+    enlarged: bool = False,
+    merging: bool = False,
 ) -> bool:
+    """Whether two pips can be on one face. `merging` (two groups that together make a
+    pattern) compares their shapes less and checks the line between them only beyond
+    the face ring round each pip."""
     f = cfg["faces"]
     d = math.hypot(a.x - b.x, a.y - b.y)
     rm = (a.r + b.r) / 2
@@ -363,6 +373,8 @@ def _linked(
     sa, sb = a.shape, b.shape
     # In an enlarged image a pip's moments are mostly interpolation: compare shapes less.
     shape_max = f["shape_diff_max_enlarged"] if enlarged else f["shape_diff_max"]
+    if merging:
+        shape_max = max(shape_max, f["merge_shape_diff_max"])
     if (
         math.sqrt((sa[0] - sb[0]) ** 2 + 2 * (sa[1] - sb[1]) ** 2 + (sa[2] - sb[2]) ** 2)
         > shape_max
@@ -379,7 +391,7 @@ def _linked(
     keep = np.ones(n, bool)
     for p in pips:
         if abs(p.x - (a.x + b.x) / 2) < d + 2 * p.r and abs(p.y - (a.y + b.y) / 2) < d + 2 * p.r:
-            keep &= np.hypot(xs - p.x, ys - p.y) >= 1.5 * p.r
+            keep &= np.hypot(xs - p.x, ys - p.y) >= (f["merge_clear"] if merging else 1.5) * p.r
     hgt, wid = gray.shape
     xi = np.clip(np.round(xs[keep]).astype(int), 0, wid - 1)
     yi = np.clip(np.round(ys[keep]).astype(int), 0, hgt - 1)
@@ -438,6 +450,24 @@ def _single_is_face(cfg: Config, gray: Image, pip: Pip) -> bool:
     return bool(dark.mean() <= f["single_spot_share"])
 
 
+def _two_is_face(cfg: Config, gray: Image, a: Pip, b: Pip) -> bool:
+    """Two pips are a 2 only if the face is even across the diagonal they lie on: the
+    other corners' places and beyond them towards the face's corners (two pips of a
+    blurred 4, whose other two are too smeared to pass as pips, are no 2)."""
+    f = cfg["faces"]
+    mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2
+    wx, wy = -(b.y - a.y) / 2, (b.x - a.x) / 2  # half the pips' distance, turned 90 degrees
+    reach = f["two_reach"]
+    ts = np.linspace(-reach, reach, 9)
+    xs, ys = np.round(mx + ts * wx).astype(int), np.round(my + ts * wy).astype(int)
+    hgt, wid = gray.shape
+    if xs.min() < 0 or ys.min() < 0 or xs.max() >= wid or ys.max() >= hgt:
+        return False
+    face, contrast = (a.face + b.face) / 2, min(a.contrast, b.contrast)
+    values = gray[ys, xs].astype(np.float64)
+    return bool(np.all(np.abs(values - face) <= f["single_ring_tolerance"] * contrast))
+
+
 def _joined(n: int, linked: Callable[[int, int], bool]) -> list[list[int]]:
     """Indices 0..n-1 in groups: single linkage of the pairs `linked` says go together."""
     parent = list(range(n))
@@ -461,9 +491,46 @@ def _joined(n: int, linked: Callable[[int, int], bool]) -> list[list[int]]:
 def pip_groups(
     cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False
 ) -> list[list[Pip]]:
-    """Pips joined when they could be on one face (`_linked`), whatever pattern they make."""
-    groups = _joined(len(pips), lambda i, j: _linked(cfg, gray, pips[i], pips[j], pips, enlarged))
-    return [[pips[i] for i in g] for g in groups]
+    """Pips joined when they could be on one face (`_linked`), whatever pattern they make;
+    then two groups joined where together they make a pattern and a pip of one links to
+    a pip of the other with their shapes compared less and the line between them checked
+    only beyond the face ring (`faces.merge_*`; a blurred pip's halo reaches that far):
+    a 2's pips read alone are two 1s, which no die shows."""
+    links = _joined(len(pips), lambda i, j: _linked(cfg, gray, pips[i], pips[j], pips, enlarged))
+    groups = [[pips[i] for i in g] for g in links]
+    reach = 2 * cfg["faces"]["link_max"]
+    joined = True
+    while joined:
+        joined = False
+        for i, j in itertools.combinations(range(len(groups)), 2):
+            union = groups[i] + groups[j]
+            if len(union) > 6:
+                continue
+            ra, rb = max(q.r for q in groups[i]), max(q.r for q in groups[j])
+            if not any(
+                math.hypot(a.x - b.x, a.y - b.y) < reach * max(ra, rb)
+                for a in groups[i]
+                for b in groups[j]
+            ):
+                continue
+            if _pattern(cfg, np.array([[q.x, q.y] for q in union]))[0] is None:
+                continue
+            if len(union) == 2 and not _two_is_face(cfg, gray, *union):
+                continue
+            if any(
+                _linked(cfg, gray, a, b, pips, enlarged, merging=True)
+                for a in groups[i]
+                for b in groups[j]
+            ):
+                groups[i] = union
+                del groups[j]
+                joined = True
+                break
+    # Two pips linked on no even face are two lone pips.
+    out: list[list[Pip]] = []
+    for g in groups:
+        out += [[q] for q in g] if len(g) == 2 and not _two_is_face(cfg, gray, *g) else [g]
+    return out
 
 
 def find_faces(cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False) -> list[Face]:
@@ -475,6 +542,10 @@ def find_faces(cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False
         value, conf = _pattern(cfg, pts)
         contrast = min(p.contrast for p in group)
         conf *= min(1.0, contrast / (2 * cfg["pips"]["contrast_min"]))
+        # Pips round which the face differs in shade may lie on two faces of a die.
+        shades = [p.face for p in group]
+        differ = (max(shades) - min(shades)) / (contrast * cfg["faces"]["face_diff_max"])
+        conf *= 1.0 - cfg["faces"]["shade_penalty"] * min(1.0, differ)
         cx, cy = pts.mean(axis=0)
         level = float(np.mean([p.face for p in group]))
         faces.append(Face(group, value, conf, float(cx), float(cy), level))
