@@ -370,6 +370,8 @@ def _linked(
         return False
     if max(a.r, b.r) > f["size_ratio_max"] * min(a.r, b.r):
         return False
+    if max(a.contrast, b.contrast) > f["contrast_ratio_max"] * min(a.contrast, b.contrast):
+        return False
     sa, sb = a.shape, b.shape
     # In an enlarged image a pip's moments are mostly interpolation: compare shapes less.
     shape_max = f["shape_diff_max_enlarged"] if enlarged else f["shape_diff_max"]
@@ -529,8 +531,36 @@ def pip_groups(
     # Two pips linked on no even face are two lone pips.
     out: list[list[Pip]] = []
     for g in groups:
-        out += [[q] for q in g] if len(g) == 2 and not _two_is_face(cfg, gray, *g) else [g]
+        if len(g) == 2 and not _two_is_face(cfg, gray, *g):
+            out += [[q] for q in g]
+        else:
+            out += _without_stray(cfg, gray, g, pips, enlarged)
     return out
+
+
+def _without_stray(
+    cfg: Config, gray: Image, group: list[Pip], pips: list[Pip], enlarged: bool
+) -> list[list[Pip]]:
+    """A group of 4 to 7 pips that makes no pattern, less the one pip linked to it by a
+    single link whose leaving makes a pattern of at least 3 (a side face's pip linked
+    across the edge between two faces of one shade); else the group as it is."""
+    pts = np.array([[q.x, q.y] for q in group])
+    if not 4 <= len(group) <= 7 or _pattern(cfg, pts)[0] is not None:
+        return [group]
+    n = len(group)
+    degree = [
+        sum(_linked(cfg, gray, group[i], group[k], pips, enlarged) for k in range(n) if k != i)
+        for i in range(n)
+    ]
+    strays = [
+        i
+        for i in range(n)
+        if degree[i] == 1 and _pattern(cfg, np.delete(pts, i, axis=0))[0] is not None
+    ]
+    if len(strays) != 1:
+        return [group]
+    i = strays[0]
+    return [group[:i] + group[i + 1 :], [group[i]]]
 
 
 def find_faces(cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False) -> list[Face]:
@@ -1430,7 +1460,15 @@ def judge_dice(cfg: Config, gray: Image, dice: list[DieReading]) -> None:
             die.value = None
         if die.value is None or box is None:
             continue
-        again, _, _, _ = read_face(cfg, face_patch(gray, box), top.pips[0].dark)
+        dark = top.pips[0].dark
+        again, _, _, _ = read_face(cfg, face_patch(gray, box), dark)
+        if again is not None and again > die.value >= 4:
+            # The even region may run on over a side face of the same shade, with more
+            # pips: read again the face boxed from the corner pips (a 6 or a 5 whose
+            # middle pips were missed still reads 6 or 5 there).
+            from_pips = pip_box(cfg, top.pips)
+            if from_pips is not None:
+                again, _, _, _ = read_face(cfg, face_patch(gray, from_pips), dark)
         pts = np.array([[p.x, p.y] for p in top.pips])
         if (again is not None and again != die.value) or (
             die.value in (2, 3) and _diagonal_aspect(pts, box) < cfg["read"]["diagonal_min"]

@@ -162,6 +162,14 @@ def test_a_blurred_die_s_lone_pip_is_no_1(name: str, box: tuple[int, int, int, i
         # A blurred 6 whose lower row ran into one streak with its blur, read as a 3 with
         # high confidence: pips are now cut at 0.3 of the strongest response nearby.
         ("Train_six_43.jpg", (336, 270, 45, 42, 6)),
+        # A 4 whose even region runs on over a side face of its shade, with pips: read
+        # again boxed from its corner pips.
+        ("Train_four_25.jpg", (272, 202, 41, 42, 4)),
+        # A 3 with a side face's blurred pips linked to it (half its pips' contrast) ...
+        ("Train_three_16.jpg", (270, 317, 31, 38, 3)),
+        # ... or a side face's pip linked by one link across the edge between the faces.
+        ("Train_three_24.jpg", (351, 158, 39, 30, 3)),
+        ("Train_three_19.jpg", (317, 279, 24, 40, 3)),
     ],
 )
 def test_real_dice_that_were_misread_read_right(
