@@ -264,7 +264,7 @@ def _ring_check(
         xs = np.clip(px.astype(int), 0, wid - 1)
         ys = np.clip(py.astype(int), 0, hgt - 1)
         ring = gray[ys, xs].astype(np.float64)
-        ring = np.sort(np.where(keep, ring, np.inf), axis=1)
+        ring = np.sort(np.where(keep, ring, 1e9), axis=1)  # left out: sorted last
         ok = counts >= p["ring_min_samples"]
         safe = np.maximum(counts, 1)
         face = _row_percentiles(ring, safe, 50)
