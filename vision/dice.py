@@ -356,13 +356,13 @@ def _linked(
     gray: Image,
     a: Pip,
     b: Pip,
-    pips: list[Pip],
+    others: NDArray[np.float64],
     enlarged: bool = False,
     merging: bool = False,
 ) -> bool:
-    """Whether two pips can be on one face. `merging` (two groups that together make a
-    pattern) compares their shapes less and checks the line between them only beyond
-    the face ring round each pip."""
+    """Whether two pips can be on one face; `others` holds every pip's x, y and r
+    (N x 3). `merging` (two groups that together make a pattern) compares their shapes
+    less and checks the line between them only beyond the face ring round each pip."""
     f = cfg["faces"]
     d = math.hypot(a.x - b.x, a.y - b.y)
     rm = (a.r + b.r) / 2
@@ -391,9 +391,13 @@ def _linked(
     ts = np.linspace(0, 1, n)
     xs, ys = a.x + ts * (b.x - a.x), a.y + ts * (b.y - a.y)
     keep = np.ones(n, bool)
-    for p in pips:
-        if abs(p.x - (a.x + b.x) / 2) < d + 2 * p.r and abs(p.y - (a.y + b.y) / 2) < d + 2 * p.r:
-            keep &= np.hypot(xs - p.x, ys - p.y) >= (f["merge_clear"] if merging else 1.5) * p.r
+    mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2
+    near = (np.abs(others[:, 0] - mx) < d + 2 * others[:, 2]) & (
+        np.abs(others[:, 1] - my) < d + 2 * others[:, 2]
+    )
+    clear = f["merge_clear"] if merging else 1.5
+    for px, py, pr in others[near]:
+        keep &= np.hypot(xs - px, ys - py) >= clear * pr
     hgt, wid = gray.shape
     xi = np.clip(np.round(xs[keep]).astype(int), 0, wid - 1)
     yi = np.clip(np.round(ys[keep]).astype(int), 0, hgt - 1)
@@ -470,8 +474,26 @@ def _two_is_face(cfg: Config, gray: Image, a: Pip, b: Pip) -> bool:
     return bool(np.all(np.abs(values - face) <= f["single_ring_tolerance"] * contrast))
 
 
-def _joined(n: int, linked: Callable[[int, int], bool]) -> list[list[int]]:
-    """Indices 0..n-1 in groups: single linkage of the pairs `linked` says go together."""
+def _close_pairs(xy: NDArray[np.float64], reach: NDArray[np.float64]) -> list[tuple[int, int]]:
+    """The pairs i < j of points (N x 2) at most reach[i] + reach[j] apart."""
+    out: list[tuple[int, int]] = []
+    step = 512  # rows at a time: the distances grow as the square of the points
+    for s0 in range(0, len(xy), step):
+        d = np.hypot(
+            xy[s0 : s0 + step, None, 0] - xy[None, :, 0],
+            xy[s0 : s0 + step, None, 1] - xy[None, :, 1],
+        )
+        ii, jj = np.nonzero(d <= reach[s0 : s0 + step, None] + reach[None, :])
+        ii = ii + s0
+        out += [(int(i), int(j)) for i, j in zip(ii, jj, strict=True) if i < j]
+    return out
+
+
+def _joined(
+    n: int, linked: Callable[[int, int], bool], pairs: list[tuple[int, int]] | None = None
+) -> list[list[int]]:
+    """Indices 0..n-1 in groups: single linkage of the pairs `linked` says go together,
+    of `pairs` (i < j, in order) where only those can be, else of every pair."""
     parent = list(range(n))
 
     def root(i: int) -> int:
@@ -480,10 +502,9 @@ def _joined(n: int, linked: Callable[[int, int], bool]) -> list[list[int]]:
             i = parent[i]
         return i
 
-    for i in range(n):
-        for j in range(i + 1, n):
-            if linked(i, j):
-                parent[root(i)] = root(j)
+    for i, j in itertools.combinations(range(n), 2) if pairs is None else pairs:
+        if linked(i, j):
+            parent[root(i)] = root(j)
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(i)
@@ -498,13 +519,26 @@ def pip_groups(
     a pip of the other with their shapes compared less and the line between them checked
     only beyond the face ring (`faces.merge_*`; a blurred pip's halo reaches that far):
     a 2's pips read alone are two 1s, which no die shows."""
-    links = _joined(len(pips), lambda i, j: _linked(cfg, gray, pips[i], pips[j], pips, enlarged))
+    # Pips further apart than faces.link_max of their mean diameter never link.
+    xyr = np.array([[q.x, q.y, q.r] for q in pips], np.float64).reshape(-1, 3)
+    pairs = _close_pairs(xyr[:, :2], xyr[:, 2] * cfg["faces"]["link_max"])
+    links = _joined(
+        len(pips), lambda i, j: _linked(cfg, gray, pips[i], pips[j], xyr, enlarged), pairs
+    )
     groups = [[pips[i] for i in g] for g in links]
     reach = 2 * cfg["faces"]["link_max"]
     joined = True
     while joined:
         joined = False
-        for i, j in itertools.combinations(range(len(groups)), 2):
+        # Only groups whose pips may lie that close: each group's reach from its centre.
+        centres = np.array([[np.mean([q.x for q in g]), np.mean([q.y for q in g])] for g in groups])
+        spans = np.array(
+            [
+                max(math.hypot(q.x - c[0], q.y - c[1]) + reach * q.r for q in g)
+                for g, c in zip(groups, centres, strict=True)
+            ]
+        )
+        for i, j in _close_pairs(centres.reshape(-1, 2), spans):
             union = groups[i] + groups[j]
             if len(union) > 6:
                 continue
@@ -520,7 +554,7 @@ def pip_groups(
             if len(union) == 2 and not _two_is_face(cfg, gray, *union):
                 continue
             if any(
-                _linked(cfg, gray, a, b, pips, enlarged, merging=True)
+                _linked(cfg, gray, a, b, xyr, enlarged, merging=True)
                 for a in groups[i]
                 for b in groups[j]
             ):
@@ -534,12 +568,12 @@ def pip_groups(
         if len(g) == 2 and not _two_is_face(cfg, gray, *g):
             out += [[q] for q in g]
         else:
-            out += _without_stray(cfg, gray, g, pips, enlarged)
+            out += _without_stray(cfg, gray, g, xyr, enlarged)
     return out
 
 
 def _without_stray(
-    cfg: Config, gray: Image, group: list[Pip], pips: list[Pip], enlarged: bool
+    cfg: Config, gray: Image, group: list[Pip], xyr: NDArray[np.float64], enlarged: bool
 ) -> list[list[Pip]]:
     """A group of 4 to 7 pips that makes no pattern, less the one pip linked to it by a
     single link whose leaving makes a pattern of at least 3 (a side face's pip linked
@@ -549,7 +583,7 @@ def _without_stray(
         return [group]
     n = len(group)
     degree = [
-        sum(_linked(cfg, gray, group[i], group[k], pips, enlarged) for k in range(n) if k != i)
+        sum(_linked(cfg, gray, group[i], group[k], xyr, enlarged) for k in range(n) if k != i)
         for i in range(n)
     ]
     strays = [
@@ -782,7 +816,9 @@ def seed_groups(cfg: Config, pips: list[Pip], side_px: float) -> list[list[Pip]]
             return False
         return abs(a.face - b.face) <= face_diff * min(a.contrast, b.contrast)
 
-    return [[pips[i] for i in g] for g in _joined(len(pips), linked)]
+    xy = np.array([[q.x, q.y] for q in pips], np.float64).reshape(-1, 2)
+    pairs = _close_pairs(xy, np.full(len(pips), reach / 2))
+    return [[pips[i] for i in g] for g in _joined(len(pips), linked, pairs)]
 
 
 def fit_face(

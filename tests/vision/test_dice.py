@@ -201,3 +201,23 @@ def test_two_pips_off_an_even_face_are_no_2(monkeypatch: pytest.MonkeyPatch) -> 
     assert all(d.value in (None, 4) for d in _read_near("Train_four_50.jpg", box))
     monkeypatch.setattr(vision.dice, "_two_is_face", lambda *args: True)
     assert [d.value for d in _read_near("Train_four_50.jpg", box)] == [2]
+
+
+def test_close_pairs_are_every_pair_within_reach() -> None:
+    # The pairs pips are linked from (a dense field of specks would try every pair).
+    import itertools
+
+    import numpy as np
+
+    from vision.dice import _close_pairs
+
+    rng = np.random.default_rng(5)
+    xy = rng.uniform(0, 400, (700, 2))  # more than one block of rows
+    reach = rng.uniform(2, 12, 700)
+    want = [
+        (i, j)
+        for i, j in itertools.combinations(range(700), 2)
+        if np.hypot(*(xy[i] - xy[j])) <= reach[i] + reach[j]
+    ]
+    assert len(want) > 100
+    assert _close_pairs(xy, reach) == want
