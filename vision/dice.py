@@ -518,7 +518,8 @@ def pip_groups(
     then two groups joined where together they make a pattern and a pip of one links to
     a pip of the other with their shapes compared less and the line between them checked
     only beyond the face ring (`faces.merge_*`; a blurred pip's halo reaches that far):
-    a 2's pips read alone are two 1s, which no die shows."""
+    a 2's pips read alone are two 1s, which no die shows. Two pips off an even face
+    (`_two_is_face`) are two groups; a stray pip leaves a group (`_without_stray`)."""
     # Pips further apart than faces.link_max of their mean diameter never link.
     xyr = np.array([[q.x, q.y, q.r] for q in pips], np.float64).reshape(-1, 3)
     pairs = _close_pairs(xyr[:, :2], xyr[:, 2] * cfg["faces"]["link_max"])
