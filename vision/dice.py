@@ -583,14 +583,16 @@ def _without_stray(
     if not 4 <= len(group) <= 7 or _pattern(cfg, pts)[0] is not None:
         return [group]
     n = len(group)
-    degree = [
-        sum(_linked(cfg, gray, group[i], group[k], xyr, enlarged) for k in range(n) if k != i)
-        for i in range(n)
-    ]
+
+    def links(i: int) -> int:
+        return sum(
+            _linked(cfg, gray, group[i], group[k], xyr, enlarged) for k in range(n) if k != i
+        )
+
     strays = [
         i
         for i in range(n)
-        if degree[i] == 1 and _pattern(cfg, np.delete(pts, i, axis=0))[0] is not None
+        if _pattern(cfg, np.delete(pts, i, axis=0))[0] is not None and links(i) == 1
     ]
     if len(strays) != 1:
         return [group]
@@ -612,8 +614,7 @@ def find_faces(cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False
         differ = (max(shades) - min(shades)) / (contrast * cfg["faces"]["face_diff_max"])
         conf *= 1.0 - cfg["faces"]["shade_penalty"] * min(1.0, differ)
         cx, cy = pts.mean(axis=0)
-        level = float(np.mean([p.face for p in group]))
-        faces.append(Face(group, value, conf, float(cx), float(cy), level))
+        faces.append(Face(group, value, conf, float(cx), float(cy), float(np.mean(shades))))
     return faces
 
 
@@ -811,12 +812,11 @@ def seed_groups(cfg: Config, pips: list[Pip], side_px: float) -> list[list[Pip]]
 
     def linked(i: int, k: int) -> bool:
         a, b = pips[i], pips[k]
-        if a.dark != b.dark or abs(a.x - b.x) > reach or abs(a.y - b.y) > reach:
-            return False
-        if math.hypot(a.x - b.x, a.y - b.y) > reach:
+        if a.dark != b.dark or math.hypot(a.x - b.x, a.y - b.y) > reach:
             return False
         return abs(a.face - b.face) <= face_diff * min(a.contrast, b.contrast)
 
+    # Only pairs at most `reach` apart are tried.
     xy = np.array([[q.x, q.y] for q in pips], np.float64).reshape(-1, 2)
     pairs = _close_pairs(xy, np.full(len(pips), reach / 2))
     return [[pips[i] for i in g] for g in _joined(len(pips), linked, pairs)]

@@ -92,6 +92,12 @@ def _truth(entry: dict[str, Any]) -> list[tuple[float, float, float, int]]:
     return out
 
 
+def _read_image(path: Path) -> Any:
+    """The colour image at `path`, or None where there is none to read (a missing file is
+    checked first: OpenCV warns on stderr of it)."""
+    return cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+
+
 def evaluate(cfg: Config, folder: str | Path, backgrounds: bool = False) -> Metrics:
     """The metrics of reading every labelled image. With `backgrounds`, an image whose
     label names a `background` (the same board before the dice were thrown) and a
@@ -114,10 +120,7 @@ def evaluate(cfg: Config, folder: str | Path, backgrounds: bool = False) -> Metr
             path = str(entry["path"])
         except (KeyError, TypeError, ValueError, IndexError):
             raise VisionError(f"{labels}:{n}: expected 'path' and 'boxes' or 'dice'") from None
-        # Checked first: OpenCV warns on stderr of a file that is not there.
-        image = (
-            cv2.imread(str(folder / path), cv2.IMREAD_COLOR) if (folder / path).is_file() else None
-        )
+        image = _read_image(folder / path)
         if image is None:
             raise VisionError(f"{labels}:{n}: cannot read image {path}")
         geo = None
@@ -128,8 +131,7 @@ def evaluate(cfg: Config, folder: str | Path, backgrounds: bool = False) -> Metr
             geo = geos[key]
         watch = None
         if backgrounds and geo is not None and entry.get("background"):
-            where = folder / str(entry["background"])
-            before = cv2.imread(str(where), cv2.IMREAD_COLOR) if where.is_file() else None
+            before = _read_image(folder / str(entry["background"]))
             if before is None or before.shape != image.shape:
                 raise VisionError(f"{labels}:{n}: cannot read background {entry['background']}")
             watch = DiceWatch(cfg, geo)
