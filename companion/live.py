@@ -354,11 +354,15 @@ class Session:
             except BaseException as e:  # told by the reader below
                 failure.append(e)
             finally:
+                close = getattr(frames, "close", None)
+                if close is not None:
+                    close()  # a video's capture released here, not at the process's exit
                 done.set()
                 with ready:
                     ready.notify()
 
-        threading.Thread(target=grab, daemon=True, name="frames").start()
+        grabber = threading.Thread(target=grab, daemon=True, name="frames")
+        grabber.start()
         while not self.stop.is_set():
             with ready:
                 ready.wait_for(lambda: bool(waiting) or done.is_set(), 0.5)
@@ -372,6 +376,9 @@ class Session:
             image = batch[-1].image
             if image is not None:
                 self._maybe_check_drift(image)
+        # Stopped: the grabber stops after the frame it is on. Left running into the
+        # process's exit, a capture still open in it aborts the process (OpenCV's threads).
+        grabber.join(timeout=5)
         if failure and isinstance(failure[0], OSError):
             raise failure[0]
 
