@@ -18,7 +18,8 @@ not read again: only the still reader judges them. The other way round, what the
 reader takes for a die where little changed since the board was seen without dice is
 part of the board (a light gap between two black checkers reads as a 2, and checkers
 shifted a few pixels round it change only part of it), unless most of the picture
-changed.
+changed. Change is measured in grey and in colour: a red die on green felt hardly
+changes the grey level, but it changes the colour of nearly its whole disc.
 """
 
 from __future__ import annotations
@@ -55,9 +56,10 @@ def changed_config(cfg: Config) -> Config:
 
 @dataclass
 class _Small:
-    image: Image  # a frame in grey, or where it changed (1 = changed)
+    image: Image  # a frame in grey, or where its grey level changed (1 = changed)
     scale: float  # full-size pixels per small pixel
     size: tuple[int, int]  # the full frame's height and width
+    colour: Image | None = None  # the frame in colour, or where any colour channel changed
 
 
 class Background:
@@ -74,10 +76,12 @@ class Background:
         h, w = image.shape[:2]
         width = int(self.cfg["changed"]["width"])
         scale = w / width
-        small = cv2.resize(image, (width, max(1, round(h / scale))), interpolation=cv2.INTER_AREA)
+        resized = cv2.resize(image, (width, max(1, round(h / scale))), interpolation=cv2.INTER_AREA)
+        small: Image = np.asarray(cv2.GaussianBlur(resized, (0, 0), 1.0), np.uint8)
         if small.ndim == 3:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        return _Small(np.asarray(cv2.GaussianBlur(small, (0, 0), 1.0), np.uint8), scale, (h, w))
+            grey: Image = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), np.uint8)
+            return _Small(grey, scale, (h, w), small)
+        return _Small(small, scale, (h, w))
 
     @property
     def known(self) -> bool:
@@ -95,13 +99,27 @@ class Background:
         now = self._small(image)
         if now.size != self._board.size:
             return None
-        diff = cv2.absdiff(now.image, self._board.image) > self.cfg["changed"]["level"]
-        return _Small(diff.astype(np.uint8), now.scale, now.size)
+        level = self.cfg["changed"]["level"]
+        diff = cv2.absdiff(now.image, self._board.image) > level
+        colour = None
+        if now.colour is not None and self._board.colour is not None:
+            d = cv2.absdiff(now.colour, self._board.colour)
+            colour = (cv2.max(cv2.max(d[:, :, 0], d[:, :, 1]), d[:, :, 2]) > level) | diff
+        return _Small(
+            diff.astype(np.uint8),
+            now.scale,
+            now.size,
+            None if colour is None else colour.astype(np.uint8),
+        )
 
-    def changed_share(self, changed: _Small, x: float, y: float, radius: float) -> float:
-        """The share of the disc of `radius` (image px) round (x, y) that changed."""
+    def changed_share(
+        self, changed: _Small, x: float, y: float, radius: float, colour: bool = False
+    ) -> float:
+        """The share of the disc of `radius` (image px) round (x, y) whose grey level (with
+        `colour`, any colour channel) changed."""
         s = changed.scale
-        h, w = changed.image.shape
+        mask = changed.colour if colour and changed.colour is not None else changed.image
+        h, w = mask.shape
         r = max(1.0, radius / s)
         cx, cy = x / s, y / s
         x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
@@ -110,7 +128,7 @@ class Background:
             return 0.0
         yy, xx = np.mgrid[y0:y1, x0:x1]
         disc = np.hypot(xx - cx, yy - cy) <= r
-        return float(changed.image[y0:y1, x0:x1][disc].mean()) if disc.any() else 0.0
+        return float(mask[y0:y1, x0:x1][disc].mean()) if disc.any() else 0.0
 
     def regions(self, changed: _Small, across: float, share: float, pad: float) -> list[Box]:
         """Boxes (image px) that hold every place where the disc `across` image px wide
@@ -118,7 +136,8 @@ class Background:
         there is whole inside, with room round it to find its pips); overlapping boxes are
         merged into one."""
         s = changed.scale
-        mask = changed.image
+        # A red die on green felt hardly changes the grey level: its colour tells.
+        mask = changed.colour if changed.colour is not None else changed.image
         h, w = mask.shape
         # A square of the disc's area stands in for it.
         k = max(1, round(across * math.sqrt(math.pi) / 2 / s))
@@ -169,7 +188,12 @@ class Background:
         per_mm = self.mid_per_mm / s  # small px per mm
         k = max(1, round(c["close_mm"] * per_mm)) | 1
         mask = np.asarray(
-            cv2.morphologyEx(changed.image, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)), np.uint8
+            cv2.morphologyEx(
+                changed.image if changed.colour is None else changed.colour,
+                cv2.MORPH_CLOSE,
+                np.ones((k, k), np.uint8),
+            ),
+            np.uint8,
         )
         n, _, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
         out: list[Box] = []
@@ -231,7 +255,12 @@ class DiceWatch:
         board was seen without dice."""
         c = self.cfg["changed"]
         reach = self._side(die.center_px) * c["still_reach"]
-        return self.background.changed_share(changed, *die.center_px, reach) < c["still_share"]
+        if self.background.changed_share(changed, *die.center_px, reach) >= c["still_share"]:
+            return False
+        # A die of the board's grey level (a red die on green felt, a black die on a dark
+        # point) changed its colour, or its shade over nearly all its disc.
+        share = self.background.changed_share(changed, *die.center_px, reach, colour=True)
+        return share < c["still_colour_share"]
 
     def read(self, image: Image) -> list[DieReading]:
         """The dice in this frame (as `read_dice` finds them, and in die-sized places

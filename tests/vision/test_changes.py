@@ -308,3 +308,38 @@ def test_a_lone_pip_is_read_from_a_box_centred_on_it_where_the_board_changed(
     assert sorted(d.value or 0 for d in blind.read_roll(r.image, roller).dice) == [
         v for v in values if v != 1
     ]
+
+
+@pytest.mark.parametrize(
+    ("n", "values", "at"),
+    [
+        # A red 4 on green felt: red and green of one grey level.
+        (41, [1, 4], 4),
+        # A red 1 standing on a checker of its grey level.
+        (2, [1, 3], 1),
+        # A black 1 on dark cork: the still reader misses it, and its place is found only
+        # by its colour (the relaxed reader then reads it there).
+        (11, [1, 6], 1),
+    ],
+    ids=["red-on-green", "red-on-checker", "black-1-on-cork"],
+)
+def test_a_die_of_the_boards_grey_level_changed_its_colour(
+    n: int, values: list[int], at: int
+) -> None:
+    scene, roller, _ = benchmark_roll(n)
+    assert sorted(d.value for d in scene.dice) == values
+    r = render(scene)
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    watch = DiceWatch(CFG, geo)
+    watch.background.remember(render(replace(scene, dice=())).image)
+    changed = watch.background.changed(r.image)
+    assert changed is not None
+    die = next(d for d in r.labels["dice"] if d["value"] == at)
+    x, y = die["center_px"]
+    reach = CFG["changed"]["still_reach"] * watch._side((x, y))
+    # In grey the die hardly changed the board; in colour, nearly all its disc did.
+    assert watch.background.changed_share(changed, x, y, reach) < CFG["changed"]["still_share"]
+    share = watch.background.changed_share(changed, x, y, reach, colour=True)
+    assert share >= CFG["changed"]["still_colour_share"]
+    assert sorted(d.value or 0 for d in watch.read_roll(r.image, roller).dice) == values
