@@ -15,6 +15,7 @@ import pytest
 
 from calibration.geometry import BoardGeometry
 from companion.gamevideo import GameFilm, film_game
+from tests.vision.rolls import benchmark_roll
 from vision.changes import Background, DiceWatch, changed_config
 from vision.config import load_config
 from vision.dice import read_dice, verdict
@@ -255,21 +256,6 @@ def test_with_the_board_known_only_the_places_that_changed_are_read(
     regions.clear()
     DiceWatch(CFG, geo).read(frame)
     assert regions == [None]
-
-
-@cache
-def benchmark_roll(n: int) -> tuple[Scene, str, list[str]]:
-    """Roll n of the dice benchmark's rendered set (seed 2026): its scene, roller, reasons."""
-    import random
-
-    from vision.render import ROLL_KINDS, random_roll_scene
-
-    rng = random.Random(2026)
-    for k in range(n + 1):
-        scene, roller, reasons = random_roll_scene(
-            rng, ROLL_KINDS[k % len(ROLL_KINDS)], (1920, 1080)
-        )
-    return scene, roller, reasons
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,19 @@
+"""The dice benchmark's rendered rolls (`benchmarks/dice.py`, seed 2026) as scenes."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from vision.render import ROLL_KINDS, Scene, random_roll_scene
+
+
+@cache
+def benchmark_roll(n: int) -> tuple[Scene, str, list[str]]:
+    """Roll n of the dice benchmark's rendered set (seed 2026): its scene, roller, reasons."""
+    rng = random.Random(2026)
+    for k in range(n + 1):
+        scene, roller, reasons = random_roll_scene(
+            rng, ROLL_KINDS[k % len(ROLL_KINDS)], (1920, 1080)
+        )
+    return scene, roller, reasons
