@@ -9,7 +9,8 @@ die read: there the pip checks that keep gaps between checkers, point tips and w
 grain from passing for dice are relaxed (`[changed]` in `vision/dice.toml`), since
 none of those change while the dice are thrown. A cocked die whose pips lie by its
 short top's edge, its side face or its shadow is read there, and a 1 whose face shows
-an edge on one side only.
+an edge on one side only; where no pip is found at all, the face is boxed by what
+changed and read whole (a small die whose pips blurred faint or together).
 
 Only a roll whose partner die was read is completed so: beside no die (the dice picked
 up while checkers were moved and restacked) or two, what changed is checkers. Places
@@ -35,10 +36,19 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from vision.config import Config
-from vision.dice import DiceResult, DieReading, px_per_mm, read_dice, to_gray, verdict
+from vision.dice import (
+    DiceResult,
+    DieReading,
+    px_per_mm,
+    read_boxed,
+    read_dice,
+    to_gray,
+    verdict,
+)
 
 Image = NDArray[np.uint8]
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in image pixels
+Box4 = NDArray[np.float64]  # a rectangle's 4 corners (x, y) in order round it, image pixels
 
 
 def changed_config(cfg: Config) -> Config:
@@ -69,6 +79,7 @@ class Background:
         self.cfg = cfg
         self.geo = geo
         self._board: _Small | None = None
+        self._frame: Image | None = None  # that board at full size
         mid = geo.mm_to_px([(geo.width_mm / 2, geo.height_mm / 2)])[0]
         self.mid_per_mm = px_per_mm(geo, float(mid[0]), float(mid[1]))  # at the board's middle
 
@@ -90,6 +101,7 @@ class Background:
     def remember(self, image: Image) -> None:
         """This frame shows the board without dice."""
         self._board = self._small(image)
+        self._frame = np.array(image, np.uint8, copy=True)
 
     def changed(self, image: Image) -> _Small | None:
         """Where `image` differs from the board without dice (small, 1 = changed), or None
@@ -111,6 +123,58 @@ class Background:
             now.size,
             None if colour is None else colour.astype(np.uint8),
         )
+
+    def face_boxes(self, image: Image, place: Box, side: float) -> list[tuple[Box4, bool]]:
+        """Boxes (4 x 2 image px, in order round each) of what changed in `place` since the
+        board was seen without dice, split in two by shade (Otsu): the lighter part (a
+        light die's face: dark pips) and the darker (a dark or red die's face, and its
+        shadow: light pips). Each is the least rectangle round the largest such patch
+        centred in `place`, its pips filled in; `side` is a usual die's side (image px)."""
+        if self._frame is None or self._frame.shape != image.shape:
+            return []
+        c = self.cfg["changed"]
+        pad = round(side)
+        h, w = image.shape[:2]
+        x0, y0 = max(0, place[0] - pad), max(0, place[1] - pad)
+        x1, y1 = min(w, place[2] + pad), min(h, place[3] + pad)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            return []
+        now, before = image[y0:y1, x0:x1], self._frame[y0:y1, x0:x1]
+        diff = np.asarray(cv2.absdiff(now, before), np.uint8)
+        if diff.ndim == 3:
+            diff = np.asarray(cv2.max(cv2.max(diff[:, :, 0], diff[:, :, 1]), diff[:, :, 2]))
+        moved = diff > c["level"]
+        grey = to_gray(now)
+        if not moved.any():
+            return []
+        cut, _ = cv2.threshold(
+            grey[moved].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
+        )
+        k = max(3, round(side * c["face_close"])) | 1
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        out: list[tuple[Box4, bool]] = []
+        for light in (True, False):
+            shade = (grey > cut) if light else (grey <= cut)
+            part = cv2.morphologyEx(
+                cv2.morphologyEx((moved & shade).astype(np.uint8), cv2.MORPH_CLOSE, disc),
+                cv2.MORPH_OPEN,
+                np.ones((3, 3), np.uint8),
+            )
+            n, lab, stats, cent = cv2.connectedComponentsWithStats(part, connectivity=8)
+            inside = [
+                j
+                for j in range(1, n)
+                if place[0] <= cent[j][0] + x0 <= place[2]
+                and place[1] <= cent[j][1] + y0 <= place[3]
+            ]
+            if not inside:
+                continue
+            j = max(inside, key=lambda j: int(stats[j, cv2.CC_STAT_AREA]))
+            ys, xs = np.nonzero(lab == j)
+            pts = np.stack([xs + x0, ys + y0], 1).astype(np.float32)
+            corners = cv2.boxPoints(cv2.minAreaRect(pts)).astype(np.float64)
+            out.append((corners, light))
+        return out
 
     def changed_share(
         self, changed: _Small, x: float, y: float, radius: float, colour: bool = False
@@ -262,6 +326,24 @@ class DiceWatch:
         share = self.background.changed_share(changed, *die.center_px, reach, colour=True)
         return share < c["still_colour_share"]
 
+    def _read_changed(
+        self, image: Image, gray: Image | None, place: Box, side: float
+    ) -> DieReading | None:
+        """The die in a changed place whose pips the reader did not find (small, blurred,
+        faint) or read no value from: its face boxed by what changed there
+        (`Background.face_boxes`) and read as a whole. Where the lighter and the darker
+        part read different values, neither counts."""
+        gray = to_gray(image) if gray is None else gray
+        usual = self._side(((place[0] + place[2]) / 2, (place[1] + place[3]) / 2))
+        read = [
+            die
+            for box, light in self.background.face_boxes(image, place, usual)
+            if (die := read_boxed(self.cfg, gray, self.geo, box, dark=light)) is not None
+            and die.value is not None
+            and _inside(die, place, side / 2)
+        ]
+        return read[0] if len({d.value for d in read}) == 1 else None
+
     def read(self, image: Image) -> list[DieReading]:
         """The dice in this frame (as `read_dice` finds them, and in die-sized places
         changed since the board was last seen without dice). A frame with no die on it
@@ -299,10 +381,22 @@ class DiceWatch:
         largest = self.cfg["pips"]["die_mm_max"]
         # A roll whose partner die was read is completed there; beside no die (the dice
         # picked up, checkers moved) or two, what changed is checkers, not a die.
+        unread = [d for d in dice if d.value is None] if c["face_from_change"] else []
         boxes = (
-            self.background.places(image, changed) if changed is not None and len(dice) == 1 else []
+            self.background.places(image, changed)
+            if changed is not None and (len(dice) == 1 or unread)
+            else []
         )
-        for box in boxes:
+        # A die read without a value (its pips by a touching die, its side face or its
+        # shadow) is read again from its face boxed by what changed round it.
+        for die in unread:
+            at = die.center_px
+            side = largest * px_per_mm(self.geo, *at)
+            box = next((b for b in boxes if _inside(die, b, side / 2)), None)
+            again = self._read_changed(image, gray, box, side) if box is not None else None
+            if again is not None and math.dist(again.center_px, at) < side / 2:
+                dice[dice.index(die)] = again
+        for box in boxes if len(dice) == 1 else []:
             if len(dice) == 2:
                 break
             cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
@@ -324,6 +418,12 @@ class DiceWatch:
                 if found:
                     dice.append(found[0])
                     break
+            else:
+                boxed = (
+                    self._read_changed(image, gray, box, side) if c["face_from_change"] else None
+                )
+                if boxed is not None:
+                    dice.append(boxed)
         if not dice:
             self.background.remember(image)
         roll, valid, reasons = verdict(dice, roller, True)

@@ -1139,9 +1139,11 @@ def _read_box(
     view: tuple[float, int, int],
     group: list[Pip],
     box: NDArray[np.float64],
+    dark: bool = True,
 ) -> DieReading | None:
     """A die read from the face in `box` (work px), or None where that is no die's face:
-    not die-sized on the board, or without pips."""
+    not die-sized on the board, or without pips. Its pips are as dark as `group`'s (as
+    `dark` where no pip was seen)."""
     zoom, x0, y0 = view
     p, j = cfg["pips"], cfg["judge"]
     offset = np.array([x0, y0], np.float64)
@@ -1151,7 +1153,8 @@ def _read_box(
     size = math.sqrt(a * b)
     if not p["die_mm_min"] * j["die_size_low"] <= size <= p["die_mm_max"] * j["die_size_high"]:
         return None
-    value, conf, pips_seen, spots = read_face(cfg, face_patch(work, box), group[0].dark)
+    patch = face_patch(work, box)
+    value, conf, pips_seen, spots = read_face(cfg, patch, group[0].dark if group else dark)
     if not pips_seen:
         return None  # an even patch of board
     if conf < j["confidence_min"]:
@@ -1159,7 +1162,7 @@ def _read_box(
     if value is not None and _pips_inside(group, box) > value:
         value, conf = None, 0.0  # the face shows fewer pips than were found on it
     centre = box.mean(axis=0)
-    level = float(np.mean([q.face for q in group]))
+    level = float(np.mean([q.face for q in group])) if group else float(np.median(patch))
     face = Face(list(group), value, conf, float(centre[0]), float(centre[1]), level)
     die = DieReading(value, conf, (float(centre[0]), float(centre[1])), faces=[face])
     die.aspect, die.size_mm = min(a, b) / max(a, b), size
@@ -1168,6 +1171,20 @@ def _read_box(
             box[0] + np.outer(spots[:, 0], box[1] - box[0]) + np.outer(spots[:, 1], box[3] - box[0])
         )
         die.aspect = pattern_aspect(value, geo.px_to_mm(to_image / zoom + offset), mm)
+    return die
+
+
+def read_boxed(
+    cfg: Config, gray: Image, geo: BoardGeometry, box: NDArray[np.float64], dark: bool
+) -> DieReading | None:
+    """A die read from a face boxed without its pips (`box`: 4 x 2 image px in order round
+    it; pips `dark` or light), judged flat or cocked and on a checker or not; None where
+    the box is no die's face or shows no pips."""
+    view = (1.0, 0, 0)
+    die = _read_box(cfg, gray, geo, view, [], box, dark)
+    if die is not None and die.value is not None:
+        _judge_calibrated(cfg, gray, geo, view, die)
+        die.section = geo.section_px(*die.center_px)
     return die
 
 
