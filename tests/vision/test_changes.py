@@ -20,7 +20,7 @@ from tests.vision.rolls import benchmark_roll
 from vision.changes import Background, DiceWatch, changed_config
 from vision.config import load_config
 from vision.dice import read_dice, verdict
-from vision.render import START, Die, Scene, render
+from vision.render import START, Die, Rendered, Scene, render
 
 CFG = load_config()
 
@@ -298,6 +298,21 @@ def test_a_lone_pip_is_read_from_a_box_centred_on_it_where_the_board_changed(
     ]
 
 
+def watched_roll(
+    n: int, values: list[int]
+) -> tuple[Rendered, str, list[str], np.ndarray, DiceWatch]:
+    """The dice benchmark's roll n (its dice showing `values`) rendered, its roller and
+    reasons, the board before the throw, and a watch that saw that board."""
+    scene, roller, reasons = benchmark_roll(n)
+    assert sorted(d.value for d in scene.dice) == values
+    r = render(scene)
+    assert r.calibration is not None
+    before = render(replace(scene, dice=())).image
+    watch = DiceWatch(CFG, BoardGeometry(r.calibration))
+    watch.background.remember(before)
+    return r, roller, reasons, before, watch
+
+
 @pytest.mark.parametrize(
     ("n", "values", "at"),
     [
@@ -314,13 +329,7 @@ def test_a_lone_pip_is_read_from_a_box_centred_on_it_where_the_board_changed(
 def test_a_die_of_the_boards_grey_level_changed_its_colour(
     n: int, values: list[int], at: int
 ) -> None:
-    scene, roller, _ = benchmark_roll(n)
-    assert sorted(d.value for d in scene.dice) == values
-    r = render(scene)
-    assert r.calibration is not None
-    geo = BoardGeometry(r.calibration)
-    watch = DiceWatch(CFG, geo)
-    watch.background.remember(render(replace(scene, dice=())).image)
+    r, roller, _, _, watch = watched_roll(n, values)
     changed = watch.background.changed(r.image)
     assert changed is not None
     die = next(d for d in r.labels["dice"] if d["value"] == at)
@@ -350,14 +359,7 @@ def test_a_die_of_the_boards_grey_level_changed_its_colour(
 def test_a_die_whose_pips_are_not_found_is_read_from_its_face_boxed_by_the_change(
     n: int, values: list[int], at: int, blind: list[int]
 ) -> None:
-    scene, roller, want = benchmark_roll(n)
-    assert sorted(d.value for d in scene.dice) == values
-    r = render(scene)
-    assert r.calibration is not None
-    geo = BoardGeometry(r.calibration)
-    before = render(replace(scene, dice=())).image
-    watch = DiceWatch(CFG, geo)
-    watch.background.remember(before)
+    r, roller, want, before, watch = watched_roll(n, values)
     result = watch.read_roll(r.image, roller)
     assert sorted(d.value or 0 for d in result.dice) == values
     assert result.reasons == want
@@ -368,6 +370,6 @@ def test_a_die_whose_pips_are_not_found_is_read_from_its_face_boxed_by_the_chang
     # Without the face boxed by what changed, the pip finder's reading.
     cfg = copy.deepcopy(CFG)
     cfg["changed"]["face_from_change"] = 0
-    watch = DiceWatch(cfg, geo)
+    watch = DiceWatch(cfg, watch.geo)
     watch.background.remember(before)
     assert sorted(d.value or 0 for d in watch.read_roll(r.image, roller).dice) == blind
