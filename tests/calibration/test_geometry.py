@@ -71,6 +71,25 @@ def test_the_lens_model_moves_pixels_as_distortion_does() -> None:
     assert np.linalg.norm(corner_lens - centre) < np.linalg.norm(corner_plain - centre) - 5
 
 
+@pytest.mark.parametrize(("camera", "most"), [(None, 1e-3), (LENS, 0.15)])
+def test_a_local_homography_follows_the_map_round_a_point(
+    camera: Camera | None, most: float
+) -> None:
+    g = geometry(camera=camera)
+    rng = np.random.default_rng(3)
+    for x, y in [(265.0, 220.0), (20.0, 20.0), (500.0, 420.0)]:  # middle and corners
+        h = g.local_homography(x, y, 32.0)
+        mm = rng.uniform([x - 32, y - 32], [x + 32, y + 32], size=(300, 2))
+        near = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), h).reshape(-1, 2)
+        assert np.abs(near - g.mm_to_px(mm)).max() < most
+    # Far from where it was fitted it is no longer the map (the lens bends it).
+    if camera is not None:
+        far = np.array([[500.0, 420.0]])
+        h = g.local_homography(265.0, 220.0, 32.0)
+        away = cv2.perspectiveTransform(far.reshape(-1, 1, 2), h).reshape(-1, 2)
+        assert np.abs(away - g.mm_to_px(far)).max() > 1.0
+
+
 @pytest.mark.parametrize(
     ("x", "y", "section"),
     [
