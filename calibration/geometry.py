@@ -8,6 +8,7 @@ homography and then through the lens distortion; pixels -> mm the other way.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -111,6 +112,20 @@ class BoardGeometry:
             )
             out[i : i + chunk] = projected.reshape(-1, 2)
         return out
+
+    @functools.cached_property
+    def px_per_mm_max(self) -> float:
+        """The largest image scale (px per board mm, along either axis) at the surface's
+        corners: under perspective the corner nearest the camera."""
+        scale = 0.0
+        w, h = self.width_mm, self.height_mm
+        for x, y in [(0, 0), (w, 0), (w, h), (0, h)]:
+            pts = self.mm_to_px([(x, y), (x + 10, y), (x, y + 10)])
+            along = max(
+                float(np.linalg.norm(pts[1] - pts[0])), float(np.linalg.norm(pts[2] - pts[0]))
+            )
+            scale = max(scale, along / 10)
+        return scale
 
     def local_homography(self, x_mm: float, y_mm: float, half_mm: float) -> FloatArray:
         """The map from board mm to raw image pixels within `half_mm` of (x_mm, y_mm), as

@@ -18,7 +18,7 @@ larger than a die (a checker moved, a hand's shadow, the light changing) are
 not read again: only the still reader judges them. The other way round, what the still
 reader takes for a die where little changed since the board was seen without dice is
 part of the board (a light gap between two black checkers reads as a 2, and checkers
-shifted a few pixels round it change only part of it), unless most of the picture
+shifted a few pixels round it change only part of it), unless most of the board
 changed. Change is measured in grey and in colour: a red die on green felt hardly
 changes the grey level, but it changes the colour of nearly its whole disc.
 """
@@ -39,6 +39,9 @@ from vision.config import Config
 from vision.dice import (
     DiceResult,
     DieReading,
+    board_crop,
+    board_gray,
+    components,
     px_per_mm,
     read_boxed,
     read_dice,
@@ -66,10 +69,13 @@ def changed_config(cfg: Config) -> Config:
 
 @dataclass
 class _Small:
+    """The board and a margin round it (`board_crop`), small."""
+
     image: Image  # a frame in grey, or where its grey level changed (1 = changed)
     scale: float  # full-size pixels per small pixel
     size: tuple[int, int]  # the full frame's height and width
     colour: Image | None = None  # the frame in colour, or where any colour channel changed
+    origin: tuple[int, int] = (0, 0)  # the full-size pixel (x, y) at the small one (0, 0)
 
 
 class Background:
@@ -84,15 +90,24 @@ class Background:
         self.mid_per_mm = px_per_mm(geo, float(mid[0]), float(mid[1]))  # at the board's middle
 
     def _small(self, image: Image) -> _Small:
+        """The board and a margin round it (a dice reader looks nowhere else: a fraction
+        of the frame), shrunk as the whole frame would be to `[changed] width` pixels
+        across, and blurred."""
         h, w = image.shape[:2]
-        width = int(self.cfg["changed"]["width"])
-        scale = w / width
-        resized = cv2.resize(image, (width, max(1, round(h / scale))), interpolation=cv2.INTER_AREA)
+        scale = w / int(self.cfg["changed"]["width"])
+        # Cut at multiples of a whole scale, as the whole frame's pixels are grouped.
+        step = max(1, int(scale))
+        x0, y0, x1, y1 = board_crop(self.geo, image.shape)
+        x0, y0 = x0 - x0 % step, y0 - y0 % step
+        cw = max(1, round((x1 - x0) / scale))
+        ch = max(1, round((y1 - y0) / scale))
+        x1, y1 = min(w, x0 + math.ceil(cw * scale)), min(h, y0 + math.ceil(ch * scale))
+        resized = cv2.resize(image[y0:y1, x0:x1], (cw, ch), interpolation=cv2.INTER_AREA)
         small: Image = np.asarray(cv2.GaussianBlur(resized, (0, 0), 1.0), np.uint8)
         if small.ndim == 3:
             grey: Image = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), np.uint8)
-            return _Small(grey, scale, (h, w), small)
-        return _Small(small, scale, (h, w))
+            return _Small(grey, scale, (h, w), small, (x0, y0))
+        return _Small(small, scale, (h, w), None, (x0, y0))
 
     @property
     def known(self) -> bool:
@@ -121,6 +136,7 @@ class Background:
             now.scale,
             now.size,
             None if colour is None else colour.astype(np.uint8),
+            now.origin,
         )
 
     def face_boxes(self, image: Image, place: Box, side: float) -> list[tuple[Box4, bool]]:
@@ -156,7 +172,7 @@ class Background:
                 cv2.MORPH_OPEN,
                 np.ones((3, 3), np.uint8),
             )
-            n, lab, stats, cent = cv2.connectedComponentsWithStats(part, connectivity=8)
+            n, lab, stats, cent = components(part)
             inside = [
                 j
                 for j in range(1, n)
@@ -181,7 +197,7 @@ class Background:
         mask = changed.colour if colour and changed.colour is not None else changed.image
         h, w = mask.shape
         r = max(1.0, radius / s)
-        cx, cy = x / s, y / s
+        cx, cy = (x - changed.origin[0]) / s, (y - changed.origin[1]) / s
         x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
         x1, y1 = min(w, int(cx + r) + 1), min(h, int(cy + r) + 1)
         if x1 <= x0 or y1 <= y0:
@@ -210,7 +226,7 @@ class Background:
         local = cv2.resize(mask * np.uint8(255), (w, h), interpolation=cv2.INTER_AREA)
         local = cv2.blur(local, (k, k))
         mask = (local >= share * 255).astype(np.uint8)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        n, _, stats, _ = components(mask)
         pad = pad / s + 1
         boxes = [
             [
@@ -233,8 +249,14 @@ class Background:
             i, j = pair
             a, b = boxes[i], boxes.pop(j)
             boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+        ox, oy = changed.origin
         return [
-            (math.floor(b[0] * s), math.floor(b[1] * s), math.ceil(b[2] * s), math.ceil(b[3] * s))
+            (
+                ox + math.floor(b[0] * s),
+                oy + math.floor(b[1] * s),
+                ox + math.ceil(b[2] * s),
+                oy + math.ceil(b[3] * s),
+            )
             for b in boxes
         ]
 
@@ -255,11 +277,12 @@ class Background:
             ),
             np.uint8,
         )
-        n, _, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        n, _, stats, cent = components(mask)
         out: list[Box] = []
+        ox, oy = changed.origin
         for j in range(1, n):
             x, y, w, h, area = (int(v) for v in stats[j])
-            local = px_per_mm(self.geo, cent[j][0] * s, cent[j][1] * s) / s
+            local = px_per_mm(self.geo, ox + cent[j][0] * s, oy + cent[j][1] * s) / s
             area_mm = area / (local * local)
             long_mm = max(w, h) / local
             if (
@@ -272,10 +295,10 @@ class Background:
                 continue
             out.append(
                 (
-                    math.floor(x * s),
-                    math.floor(y * s),
-                    math.ceil((x + w) * s),
-                    math.ceil((y + h) * s),
+                    ox + math.floor(x * s),
+                    oy + math.floor(y * s),
+                    ox + math.ceil((x + w) * s),
+                    oy + math.ceil((y + h) * s),
                 )
             )
         return out
@@ -361,10 +384,10 @@ class DiceWatch:
         c = self.cfg["changed"]
         changed = self.background.changed(image)
         if changed is not None and changed.image.mean() > c["whole_max"]:
-            changed = None  # most of the picture changed (the light): the frame is read whole
+            changed = None  # most of the board changed (the light): the frame is read whole
         gray: Image | None = None
         if changed is None:
-            gray = to_gray(image)
+            gray = board_gray(image, self.geo)
             dice = read_dice(self.cfg, image, self.geo, None, None, gray).dice
         else:
             # Only where the board changed can a die be (below): only there is it read.
@@ -375,13 +398,13 @@ class DiceWatch:
                 c["still_share"] * c["region_share"],
                 c["region_pad"] * self.cfg["pips"]["die_mm_max"] * per_mm,
             )
-            gray = to_gray(image) if regions else None
+            gray = board_gray(image, self.geo) if regions else None
             dice = [
                 d for r in regions for d in read_dice(self.cfg, image, self.geo, None, r, gray).dice
             ]
             # A die lies where the board changed since it was seen without dice: what reads
             # as one where nothing changed is part of the board (a light gap between two
-            # dark checkers makes a 2). Unless most of the picture changed (the light).
+            # dark checkers makes a 2). Unless most of the board changed (the light).
             dice = [d for d in dice if not self._still(changed, d)]
         largest = self.cfg["pips"]["die_mm_max"]
         # A roll whose partner die was read is completed there; beside no die (the dice

@@ -24,6 +24,7 @@ Every threshold is named in `vision/dice.toml`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
@@ -109,6 +110,23 @@ class DiceResult:
 # --- pips ---------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=16)
+def _least_levels(least: float, share: float) -> NDArray[np.uint8] | None:
+    """For each peak level v, the least whole level above both `least` and v * `share`;
+    None where some is above 255."""
+    levels = [max(math.floor(least), math.floor(v * share)) + 1 for v in range(256)]
+    return np.array(levels, np.uint8) if max(levels) <= 255 else None
+
+
+def components(mask: NDArray[Any]) -> tuple[int, NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """cv2.connectedComponentsWithStats, 8-connected, by Grana's algorithm: the same
+    labels and stats as OpenCV's default, in a half to a third of its time on pip masks."""
+    n, lab, stats, cent = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_32S, cv2.CCL_GRANA
+    )
+    return int(n), np.asarray(lab), np.asarray(stats), np.asarray(cent)
+
+
 def _candidates(
     cfg: Config,
     gray: Image,
@@ -130,12 +148,12 @@ def _candidates(
     peak = cv2.dilate(hat, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k // 2 | 1, k // 2 | 1)))
     # hat > tophat_min and hat > peak * share, for whole grey levels: hat at least the least
     # level above both, looked up by peak.
-    least = [max(math.floor(p["tophat_min"]), math.floor(v * share)) + 1 for v in range(256)]
-    if max(least) <= 255:
-        mask = cv2.compare(hat, cv2.LUT(peak, np.array(least, np.uint8)), cv2.CMP_GE)
+    least = _least_levels(float(p["tophat_min"]), share)
+    if least is not None:
+        mask = cv2.compare(hat, cv2.LUT(peak, least), cv2.CMP_GE)
     else:  # thresholds no grey level passes
         mask = ((hat > p["tophat_min"]) & (hat > peak * share)).astype(np.uint8)
-    n, lab, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, lab, stats, cent = components(mask)
     out = []
     for j in range(1, n):
         x, y, w, h, a = (int(v) for v in stats[j])
@@ -756,7 +774,7 @@ def _max_channel_gradient(win: NDArray[Any]) -> tuple[NDArray[np.float32], NDArr
     gy = cv2.Sobel(win, cv2.CV_32F, 0, 1, ksize=3).reshape(win.shape)
     n = win.shape[2]
     if n == 1:
-        return gx[..., 0], gy[..., 0]
+        return np.asarray(gx[..., 0], np.float32), np.asarray(gy[..., 0], np.float32)
     mag = gx * gx + gy * gy
     if n == 3:
         # As argmax (the first of equals), in a fraction of its time.
@@ -859,11 +877,12 @@ def fit_face(
     reach = int(r["turn_outer"] * side) + 2
     sx0, sy0 = max(0, int(c[0]) - reach), max(0, int(c[1]) - reach)
     sx1, sy1 = min(w, int(c[0]) + reach + 1), min(h, int(c[1]) + reach + 1)
-    xs, ys = np.arange(sx0, sx1, dtype=np.float32), np.arange(sy0, sy1, dtype=np.float32)
+    across = np.arange(sx0, sx1, dtype=np.float32)
+    down = np.arange(sy0, sy1, dtype=np.float32)
 
     def dist2(x: float, y: float) -> NDArray[np.float32]:
         """The squared distance of each pixel there from (x, y)."""
-        return ((xs - x) ** 2)[None, :] + ((ys - y) ** 2)[:, None]
+        return np.asarray(((across - x) ** 2)[None, :] + ((down - y) ** 2)[:, None], np.float32)
 
     d2 = dist2(*c)
     ring = (d2 >= (r["turn_inner"] * side) ** 2) & (d2 <= (r["turn_outer"] * side) ** 2)
@@ -1581,12 +1600,7 @@ def verdict(
 def _pip_diameter_max(cfg: Config, geo: BoardGeometry) -> float:
     """The largest pip diameter in pixels a die on this board can show."""
     p = cfg["pips"]
-    scale = 0.0
-    for x, y in [(0, 0), (geo.width_mm, 0), (geo.width_mm, geo.height_mm), (0, geo.height_mm)]:
-        pts = geo.mm_to_px([(x, y), (x + 10, y), (x, y + 10)])  # perspective: scale varies
-        local = max(float(np.linalg.norm(pts[1] - pts[0])), float(np.linalg.norm(pts[2] - pts[0])))
-        scale = max(scale, local / 10)
-    return max(5.0, p["pip_fraction"] * p["die_mm_max"] * scale * 1.2)
+    return max(5.0, p["pip_fraction"] * p["die_mm_max"] * geo.px_per_mm_max * 1.2)
 
 
 def to_gray(image: Image) -> Image:
@@ -1600,7 +1614,8 @@ def to_gray(image: Image) -> Image:
     raise ImageError(f"unexpected image shape {image.shape}")
 
 
-def _board_crop(geo: BoardGeometry, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+@functools.lru_cache(maxsize=32)
+def board_crop(geo: BoardGeometry, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
     """The image box holding the board and a margin around it (dice thrown off the board)."""
     m = 60.0
     w, h = geo.width_mm, geo.height_mm
@@ -1612,6 +1627,20 @@ def _board_crop(geo: BoardGeometry, shape: tuple[int, ...]) -> tuple[int, int, i
     x1 = int(min(wid, max(x0 + 1, box[:, 0].max() + 1)))
     y1 = int(min(hgt, max(y0 + 1, box[:, 1].max() + 1)))
     return x0, y0, x1, y1
+
+
+def board_gray(image: Image, geo: BoardGeometry) -> Image:
+    """`image` in grey over the board and the margin round it (`board_crop`, where dice
+    are looked for: a fraction of a camera's frame), black beyond."""
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.size == 0:
+        return to_gray(image)  # a grey image is itself; anything else is no image
+    if image.shape[2] not in (3, 4):
+        return to_gray(image)
+    x0, y0, x1, y1 = board_crop(geo, image.shape)
+    code = cv2.COLOR_BGR2GRAY if image.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
+    out = np.zeros(image.shape[:2], np.uint8)
+    cv2.cvtColor(image[y0:y1, x0:x1], code, dst=out[y0:y1, x0:x1])
+    return out
 
 
 def read_dice(
@@ -1631,14 +1660,15 @@ def read_dice(
     the caller has it already (several regions of one frame).
     """
     start = time.perf_counter()
-    gray = to_gray(image) if gray is None else gray
+    if gray is None:
+        gray = to_gray(image) if geo is None else board_gray(image, geo)
     x0 = y0 = 0
     zoom = 1.0
     d_max: float | None = None
     work = gray
     if geo is not None:
         d_max = _pip_diameter_max(cfg, geo)
-        x0, y0, x1, y1 = _board_crop(geo, gray.shape)
+        x0, y0, x1, y1 = board_crop(geo, gray.shape)
         if region is not None:
             x0, y0 = max(x0, region[0]), max(y0, region[1])
             x1, y1 = max(x0 + 1, min(x1, region[2])), max(y0 + 1, min(y1, region[3]))

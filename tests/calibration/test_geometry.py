@@ -90,6 +90,18 @@ def test_a_local_homography_follows_the_map_round_a_point(
         assert np.abs(away - g.mm_to_px(far)).max() > 1.0
 
 
+def test_the_largest_scale_is_at_the_corner_nearest_the_camera() -> None:
+    g = geometry()
+
+    def scale(x: float, y: float) -> float:
+        p = g.mm_to_px([(x, y), (x + 1, y), (x, y + 1)])
+        return max(float(np.linalg.norm(p[1] - p[0])), float(np.linalg.norm(p[2] - p[0])))
+
+    # CORNERS: the near edge (y = 440 mm) is imaged wider than the far one.
+    assert g.px_per_mm_max == pytest.approx(scale(0, 440), rel=0.01)
+    assert g.px_per_mm_max > scale(265, 220) > scale(265, 0)
+
+
 @pytest.mark.parametrize(
     ("x", "y", "section"),
     [

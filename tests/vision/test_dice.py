@@ -118,6 +118,41 @@ def test_read_dice_rejects_what_is_not_an_image() -> None:
         read_dice(CFG, None)  # type: ignore[arg-type]
 
 
+def test_a_calibrated_frame_is_grey_over_the_board_and_its_margin_only() -> None:
+    import cv2
+    import numpy as np
+
+    from vision.dice import board_crop, board_gray
+    from vision.errors import ImageError
+
+    r = render(Scene(white=START, black=START, image_size=(1920, 1080)))
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    x0, y0, x1, y1 = board_crop(geo, r.image.shape)
+    assert 0 < x1 - x0 < 1920 and 0 < y1 - y0 < 1080  # the board is a part of the frame
+    gray = board_gray(r.image, geo)
+    whole = cv2.cvtColor(r.image, cv2.COLOR_BGR2GRAY)
+    assert np.array_equal(gray[y0:y1, x0:x1], whole[y0:y1, x0:x1])
+    gray[y0:y1, x0:x1] = 0
+    assert not gray.any() and whole[:y0].any()  # black beyond, where the frame is not
+    assert board_gray(whole, geo) is whole  # a grey frame is itself
+    with pytest.raises(ImageError):
+        board_gray(np.zeros((4, 4, 2), np.uint8), geo)
+
+
+def test_pip_blobs_are_labelled_as_opencv_labels_them() -> None:
+    import cv2
+    import numpy as np
+
+    from vision.dice import components
+
+    mask = (np.random.default_rng(5).random((240, 320)) > 0.7).astype(np.uint8)
+    got = components(mask)
+    want = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    assert got[0] == want[0] > 100
+    assert all(np.array_equal(a, b) for a, b in zip(got[1:], want[1:], strict=True))
+
+
 def _read_near(name: str, box: tuple[int, int, int, int, int]) -> list[Any]:
     """The dice read without a calibration near a labelled die of a real photo."""
     import cv2
