@@ -21,6 +21,7 @@ from calibration.schema import Calibration
 Section = Literal["left", "right", "bar", "off"]
 Color = Literal["white", "black"]
 FloatArray = NDArray[np.float64]
+_GRID_5X5 = np.stack(np.meshgrid(np.linspace(-1, 1, 5), np.linspace(-1, 1, 5)), -1).reshape(-1, 2)
 
 
 @dataclass(frozen=True)
@@ -134,11 +135,24 @@ class BoardGeometry:
         within 0.04 px of `mm_to_px` on the rendered boards (0.12 px by the corner of a
         strongly barrelled lens, k1 = -0.15), and applying it to thousands of points takes
         a fraction of the time."""
-        steps = np.linspace(-half_mm, half_mm, 5)
-        gx, gy = np.meshgrid(steps, steps)
-        grid = np.stack([x_mm + gx.ravel(), y_mm + gy.ravel()], 1)
-        h, _ = cv2.findHomography(grid, self.mm_to_px(grid), 0)
-        return np.asarray(h, np.float64)
+        # The grid round the point, and the same scaled to [-1, 1] x [-1, 1].
+        px = self.mm_to_px(_GRID_5X5 * half_mm + np.array([x_mm, y_mm]))
+        u, v = px[:, 0:1], px[:, 1:2]
+        x, y = _GRID_5X5[:, 0:1], _GRID_5X5[:, 1:2]
+        one, zero = np.ones_like(x), np.zeros_like(x)
+        # u (h6 x + h7 y + 1) = h0 x + h1 y + h2, and so for v: linear in h0..h7; on the
+        # grid scaled to [-1, 1] for a well-conditioned least squares.
+        a = np.vstack(
+            [
+                np.hstack([x, y, one, zero, zero, zero, -x * u, -y * u]),
+                np.hstack([zero, zero, zero, x, y, one, -x * v, -y * v]),
+            ]
+        )
+        h = np.append(np.linalg.lstsq(a, np.vstack([u, v])[:, 0], rcond=None)[0], 1.0)
+        # From board mm: first to the grid's scaled frame.
+        to_grid = np.array([[1, 0, -x_mm], [0, 1, -y_mm], [0, 0, half_mm]], np.float64) / half_mm
+        to_grid[2, 2] = 1.0
+        return np.asarray(h.reshape(3, 3) @ to_grid, np.float64)
 
     def px_to_mm(self, points_px: FloatArray | list[tuple[float, float]]) -> FloatArray:
         """Raw image pixels (N x 2) to board millimetres (N x 2)."""

@@ -153,6 +153,20 @@ def test_pip_blobs_are_labelled_as_opencv_labels_them() -> None:
     assert all(np.array_equal(a, b) for a, b in zip(got[1:], want[1:], strict=True))
 
 
+def test_a_face_s_level_is_the_median_of_its_grey_levels() -> None:
+    import numpy as np
+
+    from vision.dice import _median
+
+    rng = np.random.default_rng(6)
+    for n in (1, 2, 3, 64, 4096):  # odd and even counts
+        for _ in range(20):
+            levels = rng.integers(0, 256, n).astype(np.float32)
+            assert _median(levels) == float(np.median(levels))
+    smooth = rng.random(99).astype(np.float32) * 255  # not whole levels: numpy's own
+    assert _median(smooth) == float(np.median(smooth))
+
+
 def _read_near(name: str, box: tuple[int, int, int, int, int]) -> list[Any]:
     """The dice read without a calibration near a labelled die of a real photo."""
     import cv2
