@@ -3,14 +3,19 @@
 A camera over a table sees the same board for a long time, and dice thrown onto it
 are what changed since it was last seen without them. `DiceWatch` keeps that dice-free
 picture of the board (the last frame it read with no die on it) and reads a frame only
-round the places that changed since, a fraction of the frame. In each frame it reads
-with one die on it, it looks again at every die-sized place that changed and holds no
-die read: there the pip checks that keep gaps between checkers, point tips and wood
-grain from passing for dice are relaxed (`[changed]` in `vision/dice.toml`), since
-none of those change while the dice are thrown. A cocked die whose pips lie by its
-short top's edge, its side face or its shadow is read there, and a 1 whose face shows
-an edge on one side only; where no pip is found at all, the face is boxed by what
-changed and read whole (a small die whose pips blurred faint or together).
+round the places that changed since, a fraction of the frame. A die-sized place that
+changed where fewer than two dice are read is read again, with the reader's usual
+checks, on the frame's darkest colour channel, where light pips on a translucent die's
+salmon face stand out half as much again as in grey; a die read there counts only
+where nearly its whole disc changed in colour and its face is no sliver. In each
+frame it reads with one die on it, it looks again at every die-sized place that
+changed and holds no die read: there the pip checks that keep gaps between checkers,
+point tips and wood grain from passing for dice are relaxed (`[changed]` in
+`vision/dice.toml`), since none of those change while the dice are thrown. A cocked
+die whose pips lie by its short top's edge, its side face or its shadow is read
+there, and a 1 whose face shows an edge on one side only; where no pip is found at
+all, the face is boxed by what changed and read whole (a small die whose pips blurred
+faint or together).
 
 Only a roll whose partner die was read is completed so: beside no die (the dice picked
 up while checkers were moved and restacked) or two, what changed is checkers. Places
@@ -372,6 +377,47 @@ class DiceWatch:
         ]
         return read[0] if len({d.value for d in read}) == 1 else None
 
+    def _read_darkest(
+        self, image: Image, changed: _Small, dice: list[DieReading]
+    ) -> list[DieReading]:
+        """Dice at die-sized places that changed where none was read, read again (with the
+        reader's usual checks) on the frame's darkest colour channel: light pips on a
+        coloured face (a translucent die's) stand out half as much again there as in grey.
+        Only where nearly the whole disc of the die read changed in colour, and its face
+        is no sliver: checkers shifted round a gap change a part of it, and there spots
+        of the darkest channel can make a die, boxed as a sliver."""
+        if image.ndim != 3:
+            return []
+        c = self.cfg["changed"]
+        largest = self.cfg["pips"]["die_mm_max"]
+        darkest: Image | None = None
+        found: list[DieReading] = []
+        for box in self.background.places(image, changed):
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            side = largest * px_per_mm(self.geo, cx, cy)
+            if any(_inside(d, box, side / 2) for d in dice + found):
+                continue
+            if darkest is None:
+                x0, y0, x1, y1 = board_crop(self.geo, image.shape)
+                darkest = np.zeros(image.shape[:2], np.uint8)
+                b, g, r = cv2.split(image[y0:y1, x0:x1, :3])
+                darkest[y0:y1, x0:x1] = cv2.min(cv2.min(b, g), r)
+            pad = round(side)
+            region = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+            for die in read_dice(self.cfg, image, self.geo, None, region, darkest).dice:
+                reach = self._side(die.center_px) * c["still_reach"]
+                share = self.background.changed_share(changed, *die.center_px, reach, True)
+                if (
+                    die.value is not None
+                    and _inside(die, box, side / 2)
+                    and share >= c["darkest_share"]
+                    and (die.aspect is None or die.aspect >= c["darkest_aspect_min"])
+                    and not self._still(changed, die)
+                ):
+                    found.append(die)
+                    break
+        return found
+
     def read(self, image: Image) -> list[DieReading]:
         """The dice in this frame (as `read_dice` finds them, and in die-sized places
         changed since the board was last seen without dice). A frame with no die on it
@@ -407,6 +453,8 @@ class DiceWatch:
             # dark checkers makes a 2). Unless most of the board changed (the light).
             dice = [d for d in dice if not self._still(changed, d)]
         largest = self.cfg["pips"]["die_mm_max"]
+        if changed is not None and c["darkest_again"] and len(dice) < 2:
+            dice += self._read_darkest(image, changed, dice)
         # A roll whose partner die was read is completed there; beside no die (the dice
         # picked up, checkers moved) or two, what changed is checkers, not a die.
         unread = [d for d in dice if d.value is None] if c["face_from_change"] else []

@@ -1,4 +1,4 @@
-"""The dice benchmark's rendered rolls (`benchmarks/dice.py`, seed 2026) as scenes."""
+"""The dice benchmark's rendered rolls (`benchmarks/dice.py`) as scenes."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from vision.render import ROLL_KINDS, Scene, random_roll_scene
 
 
 @cache
-def benchmark_roll(n: int) -> tuple[Scene, str, list[str]]:
-    """Roll n of the dice benchmark's rendered set (seed 2026): its scene, roller, reasons."""
-    rng = random.Random(2026)
+def benchmark_roll(n: int, seed: int = 2026) -> tuple[Scene, str, list[str]]:
+    """Roll n of the dice benchmark's rendered set (`--seed`, 2026 unless given): its
+    scene, roller, reasons."""
+    rng = random.Random(seed)
     for k in range(n + 1):
         scene, roller, reasons = random_roll_scene(
             rng, ROLL_KINDS[k % len(ROLL_KINDS)], (1920, 1080)
