@@ -343,6 +343,10 @@ class DiceWatch:
         self.geo = geo
         self.background = Background(cfg, geo)
 
+    def _largest(self, at: tuple[float, float]) -> float:
+        """The largest die's side in image px at `at`."""
+        return float(self.cfg["pips"]["die_mm_max"] * px_per_mm(self.geo, at[0], at[1]))
+
     def _side(self, at: tuple[float, float]) -> float:
         """A usual die's side in image px at `at`."""
         return self.cfg["judge"]["die_mm"] * px_per_mm(self.geo, at[0], at[1])
@@ -378,7 +382,7 @@ class DiceWatch:
         return read[0] if len({d.value for d in read}) == 1 else None
 
     def _read_darkest(
-        self, image: Image, changed: _Small, dice: list[DieReading]
+        self, image: Image, changed: _Small, places: list[Box], dice: list[DieReading]
     ) -> list[DieReading]:
         """Dice at die-sized places that changed where none was read, read again (with the
         reader's usual checks) on the frame's darkest colour channel: light pips on a
@@ -389,28 +393,22 @@ class DiceWatch:
         if image.ndim != 3:
             return []
         c = self.cfg["changed"]
-        largest = self.cfg["pips"]["die_mm_max"]
         darkest: Image | None = None
         found: list[DieReading] = []
-        for box in self.background.places(image, changed):
-            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-            side = largest * px_per_mm(self.geo, cx, cy)
+        for box in places:
+            side = self._largest(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
             if any(_inside(d, box, side / 2) for d in dice + found):
                 continue
-            if darkest is None:
-                x0, y0, x1, y1 = board_crop(self.geo, image.shape)
-                darkest = np.zeros(image.shape[:2], np.uint8)
-                b, g, r = cv2.split(image[y0:y1, x0:x1, :3])
-                darkest[y0:y1, x0:x1] = cv2.min(cv2.min(b, g), r)
+            darkest = board_gray(image, self.geo, darkest=True) if darkest is None else darkest
             pad = round(side)
             region = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
             for die in read_dice(self.cfg, image, self.geo, None, region, darkest).dice:
+                if die.value is None or not _inside(die, box, side / 2):
+                    continue
                 reach = self._side(die.center_px) * c["still_reach"]
                 share = self.background.changed_share(changed, *die.center_px, reach, True)
                 if (
-                    die.value is not None
-                    and _inside(die, box, side / 2)
-                    and share >= c["darkest_share"]
+                    share >= c["darkest_share"]
                     and (die.aspect is None or die.aspect >= c["darkest_aspect_min"])
                     and not self._still(changed, die)
                 ):
@@ -452,22 +450,22 @@ class DiceWatch:
             # as one where nothing changed is part of the board (a light gap between two
             # dark checkers makes a 2). Unless most of the board changed (the light).
             dice = [d for d in dice if not self._still(changed, d)]
-        largest = self.cfg["pips"]["die_mm_max"]
+        # The die-sized places that changed, found once for the frame where needed.
+        places: list[Box] | None = None
         if changed is not None and c["darkest_again"] and len(dice) < 2:
-            dice += self._read_darkest(image, changed, dice)
+            places = self.background.places(image, changed)
+            dice += self._read_darkest(image, changed, places, dice)
         # A roll whose partner die was read is completed there; beside no die (the dice
         # picked up, checkers moved) or two, what changed is checkers, not a die.
         unread = [d for d in dice if d.value is None] if c["face_from_change"] else []
-        boxes = (
-            self.background.places(image, changed)
-            if changed is not None and (len(dice) == 1 or unread)
-            else []
-        )
+        boxes: list[Box] = []
+        if changed is not None and (len(dice) == 1 or unread):
+            boxes = self.background.places(image, changed) if places is None else places
         # A die read without a value (its pips by a touching die, its side face or its
         # shadow) is read again from its face boxed by what changed round it.
         for die in unread:
             at = die.center_px
-            side = largest * px_per_mm(self.geo, *at)
+            side = self._largest(at)
             box = next((b for b in boxes if _inside(die, b, side / 2)), None)
             again = self._read_changed(image, gray, box, side) if box is not None else None
             if again is not None and math.dist(again.center_px, at) < side / 2:
@@ -475,8 +473,7 @@ class DiceWatch:
         for box in boxes if len(dice) == 1 else []:
             if len(dice) == 2:
                 break
-            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-            side = largest * px_per_mm(self.geo, cx, cy)
+            side = self._largest(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
             # What changed may be part of a die only (its pips and shadow, where the die is
             # the board's shade): its die lies within a side of it.
             if any(_inside(d, box, side / 2) for d in dice):

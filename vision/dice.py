@@ -1208,7 +1208,7 @@ def _read_box(
     if value is not None and _pips_inside(group, box) > value:
         value, conf = None, 0.0  # the face shows fewer pips than were found on it
     centre = box.mean(axis=0)
-    level = float(np.mean([q.face for q in group])) if group else float(np.median(patch))
+    level = float(np.mean([q.face for q in group])) if group else _median(patch)
     face = Face(list(group), value, conf, float(centre[0]), float(centre[1]), level)
     die = DieReading(value, conf, (float(centre[0]), float(centre[1])), faces=[face])
     die.aspect, die.size_mm = min(a, b) / max(a, b), size
@@ -1618,14 +1618,16 @@ def _pip_diameter_max(cfg: Config, geo: BoardGeometry) -> float:
     return max(5.0, p["pip_fraction"] * p["die_mm_max"] * geo.px_per_mm_max * 1.2)
 
 
+_GRAY = {3: cv2.COLOR_BGR2GRAY, 4: cv2.COLOR_BGRA2GRAY}  # by the number of channels
+
+
 def to_gray(image: Image) -> Image:
     if image is None or not isinstance(image, np.ndarray) or image.size == 0:
         raise ImageError("not an image")
     if image.ndim == 2:
         return image
-    if image.ndim == 3 and image.shape[2] in (3, 4):
-        code = cv2.COLOR_BGR2GRAY if image.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
-        return np.asarray(cv2.cvtColor(image, code), dtype=np.uint8)
+    if image.ndim == 3 and image.shape[2] in _GRAY:
+        return np.asarray(cv2.cvtColor(image, _GRAY[image.shape[2]]), dtype=np.uint8)
     raise ImageError(f"unexpected image shape {image.shape}")
 
 
@@ -1644,17 +1646,22 @@ def board_crop(geo: BoardGeometry, shape: tuple[int, ...]) -> tuple[int, int, in
     return x0, y0, x1, y1
 
 
-def board_gray(image: Image, geo: BoardGeometry) -> Image:
-    """`image` in grey over the board and the margin round it (`board_crop`, where dice
-    are looked for: a fraction of a camera's frame), black beyond."""
-    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.size == 0:
+def board_gray(image: Image, geo: BoardGeometry, darkest: bool = False) -> Image:
+    """`image` in grey (with `darkest`, its darkest colour channel) over the board and the
+    margin round it (`board_crop`, where dice are looked for: a fraction of a camera's
+    frame), black beyond."""
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] not in _GRAY:
         return to_gray(image)  # a grey image is itself; anything else is no image
-    if image.shape[2] not in (3, 4):
+    if image.size == 0:
         return to_gray(image)
     x0, y0, x1, y1 = board_crop(geo, image.shape)
-    code = cv2.COLOR_BGR2GRAY if image.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
     out = np.zeros(image.shape[:2], np.uint8)
-    cv2.cvtColor(image[y0:y1, x0:x1], code, dst=out[y0:y1, x0:x1])
+    inside, there = image[y0:y1, x0:x1], out[y0:y1, x0:x1]
+    if darkest:
+        b, g, r = cv2.split(inside[:, :, :3])
+        cv2.min(cv2.min(b, g), r, dst=there)
+    else:
+        cv2.cvtColor(inside, _GRAY[image.shape[2]], dst=there)
     return out
 
 
