@@ -135,10 +135,12 @@ def _candidates(
     scale: float,
     share: float,
     bars: list[dict[str, Any]] | None = None,
+    splits: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Pip-like blobs (x, y, r, value, dark, shape). Blobs a pip wide and about three
     long (a cocked or blurred 6's column of pips run together) go to `bars`, if given,
-    as three candidates along each."""
+    as three candidates along each; else blobs too large for a pip go to `splits`, if
+    given, as the pips they part into (`_split_blob`)."""
     p = cfg["pips"]
     k = int(d_max * p["kernel_diameters"]) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -155,33 +157,107 @@ def _candidates(
         mask = ((hat > p["tophat_min"]) & (hat > peak * share)).astype(np.uint8)
     n, lab, stats, cent = components(mask)
     out = []
+    big = d_max * p["blob_diameters_max"]
     for j in range(1, n):
         x, y, w, h, a = (int(v) for v in stats[j])
-        big = d_max * p["blob_diameters_max"]
         if a < p["area_min_px"]:
             continue
+        sub = lab[y : y + h, x : x + w] == j
         if w > big or h > big:
             if bars is not None and max(w, h) < p["bar_diameters_max"] * big:
-                bars.extend(_bar(cfg, gray, lab[y : y + h, x : x + w] == j, x, y, big, dark))
+                bars.extend(_bar(cfg, gray, sub, x, y, big, dark))
+            elif splits is not None and max(w, h) < p["split_diameters_max"] * big:
+                splits += _split_blob(
+                    cfg, gray, hat[y : y + h, x : x + w], sub, x, y, big, dark, scale
+                )
             continue
-        if a / (w * h) < p["fill_min"]:
-            continue
-        sub = lab[y : y + h, x : x + w] == j
-        values = gray[y : y + h, x : x + w][sub]
-        m = cv2.moments(sub.astype(np.uint8), True)
-        cxx, cxy, cyy = m["mu20"] / a, m["mu11"] / a, m["mu02"] / a
-        det = math.sqrt(max(cxx * cyy - cxy * cxy, 1e-9))
-        out.append(
-            {
-                "x": cent[j][0] * scale,
-                "y": cent[j][1] * scale,
-                "r": math.sqrt(a / math.pi) * scale,
-                "value": float(values.min() if dark else values.max()),
-                "dark": dark,
-                "shape": (cxx / det, cxy / det, cyy / det),
-            }
-        )
+        blob = _blob(cfg, gray, sub, x, y, a, dark, scale, (cent[j][0], cent[j][1]))
+        if blob is not None:
+            out.append(blob)
     return out
+
+
+def _blob(
+    cfg: Config,
+    gray: Image,
+    sub: NDArray[np.bool_],
+    x: int,
+    y: int,
+    area: int,
+    dark: bool,
+    scale: float,
+    centre: tuple[float, float] | None = None,
+) -> dict[str, Any] | None:
+    """The candidate of a blob (mask `sub` at x, y of `area` pixels; its `centre` in the
+    image where known), or None where it fills too little of its box."""
+    h, w = sub.shape
+    if area / (w * h) < cfg["pips"]["fill_min"]:
+        return None
+    values = gray[y : y + h, x : x + w][sub]
+    m = cv2.moments(sub.astype(np.uint8), True)
+    cxx, cxy, cyy = m["mu20"] / area, m["mu11"] / area, m["mu02"] / area
+    det = math.sqrt(max(cxx * cyy - cxy * cxy, 1e-9))
+    if centre is None:
+        centre = (x + m["m10"] / area, y + m["m01"] / area)
+    return {
+        "x": centre[0] * scale,
+        "y": centre[1] * scale,
+        "r": math.sqrt(area / math.pi) * scale,
+        "value": float(values.min() if dark else values.max()),
+        "dark": dark,
+        "shape": (cxx / det, cxy / det, cyy / det),
+    }
+
+
+def _split_blob(
+    cfg: Config,
+    gray: Image,
+    hat: NDArray[Any],
+    sub: NDArray[np.bool_],
+    x: int,
+    y: int,
+    big: float,
+    dark: bool,
+    scale: float,
+) -> list[dict[str, Any]]:
+    """A blob too large for a pip (mask `sub` at x, y; `hat` its top-hat) cut at higher
+    shares of its own peak (`pips.split_share_*`), at the first that parts it into two or
+    more blobs each small enough for a pip: blurred pips a few pixels apart, run together
+    at the usual cut, part where the response dips between them."""
+    p = cfg["pips"]
+    inside = np.where(sub, hat, 0)
+    top = float(inside.max())
+    for share in np.arange(
+        p["split_share_min"], p["split_share_max"] + 1e-9, p["split_share_step"]
+    ):
+        part = (inside >= share * top).astype(np.uint8)
+        n, lab, stats, _ = components(part)
+        if n < 3 or np.any(stats[1:, 2:4] > big):
+            continue
+        # Each pip is the part of the blob nearer its peak than any other's: its shape
+        # and size as at the usual cut, not rounded and shrunk by the higher one.
+        _, near = cv2.distanceTransformWithLabels(
+            1 - part, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
+        )
+        ids = np.zeros(int(near.max()) + 1, np.int32)
+        ids[near[part > 0]] = lab[part > 0]
+        cells = np.where(sub, ids[near], 0)
+        out = []
+        for k in range(1, n):
+            cell = cells == k
+            area = int(np.count_nonzero(cell))
+            if area < p["area_min_px"]:
+                continue
+            ys, xs = np.nonzero(cell)
+            bx, by = int(xs.min()), int(ys.min())
+            cell = cell[by : int(ys.max()) + 1, bx : int(xs.max()) + 1]
+            if max(cell.shape) > big:
+                continue
+            blob = _blob(cfg, gray, cell, x + bx, y + by, area, dark, scale)
+            if blob is not None:
+                out.append(blob)
+        return out
+    return []
 
 
 def _bar(
@@ -241,11 +317,16 @@ def _row_percentiles(
 
 
 def _ring_check(
-    cfg: Config, gray: Image, cands: list[dict[str, Any]], spread_max: float
+    cfg: Config,
+    gray: Image,
+    cands: list[dict[str, Any]],
+    spread_max: float,
+    first: int | None = None,
 ) -> list[Pip]:
     """Keep candidates that sit on an even face clearly brighter (darker) than the pip
     (the ring's 10-90% spread at most `spread_max` of the contrast). The face ring is two
-    circles of samples round each; samples near another candidate are left out."""
+    circles of samples round each; samples near another candidate are left out. Given
+    `first`, only the first so many candidates are checked (the rest only hide samples)."""
     p = cfg["pips"]
     if not cands:
         return []
@@ -257,8 +338,8 @@ def _ring_check(
     cos, sin = np.cos(_RING_ANGLES), np.sin(_RING_ANGLES)
     pips = []
     step = 128  # candidates at a time: pairs of samples and candidates grow as their square
-    for s0 in range(0, len(cands), step):
-        sl = slice(s0, s0 + step)
+    for s0 in range(0, len(cands) if first is None else first, step):
+        sl = slice(s0, min(s0 + step, len(cands) if first is None else first))
         rr = np.concatenate(
             [
                 np.repeat((p["ring_inner"] * radii[sl] + 1)[:, None], len(cos), 1),
@@ -325,19 +406,38 @@ def find_pips(
             levels.append((level, scale))
     cands: list[dict[str, Any]] = []
     bar_cands: list[dict[str, Any]] | None = [] if bars is not None else None
+    # Without bars, blobs too large for a pip are parted into pips (`_split_blob`).
+    splits: list[dict[str, Any]] | None = [] if bars is None else None
     for level, scale in levels:
         for dark in (True, False):
-            found = _candidates(cfg, level, d_max, dark, scale, share, bar_cands)
-            # A pip found at a finer level (or first) wins over the same pip seen again.
-            kept = np.array([[o["x"], o["y"], o["r"]] for o in cands]).reshape(-1, 3)
-            for c in found:
-                near = np.hypot(kept[:, 0] - c["x"], kept[:, 1] - c["y"])
-                if np.all(near > np.maximum(kept[:, 2], c["r"])):
-                    cands.append(c)
-                    kept = np.vstack([kept, [c["x"], c["y"], c["r"]]])
+            found = _candidates(cfg, level, d_max, dark, scale, share, bar_cands, splits)
+            _add_new(cands, found)
     if bars is not None and bar_cands:
         bars.extend(_bar_pips(cfg, gray, bar_cands))
-    return _ring_check(cfg, gray, cands, spread_max)
+    pips = _ring_check(cfg, gray, cands, spread_max)
+    if splits:
+        # Parted blobs' pips are checked after the others, so that none of them (the face
+        # between a white die's pips parts into light blobs too) hides a pip's ring.
+        parted: list[dict[str, Any]] = []
+        _add_new(parted, splits, cands)
+        pips += _ring_check(cfg, gray, parted + cands, spread_max, len(parted))
+    return pips
+
+
+def _add_new(
+    cands: list[dict[str, Any]],
+    found: list[dict[str, Any]],
+    seen: list[dict[str, Any]] | None = None,
+) -> None:
+    """`found` added to `cands`, each only where no candidate in either list or in
+    `seen` already covers it: a pip found at a finer level (or first) wins over the same
+    pip seen again."""
+    kept = np.array([[o["x"], o["y"], o["r"]] for o in cands + (seen or [])]).reshape(-1, 3)
+    for c in found:
+        near = np.hypot(kept[:, 0] - c["x"], kept[:, 1] - c["y"])
+        if np.all(near > np.maximum(kept[:, 2], c["r"])):
+            cands.append(c)
+            kept = np.vstack([kept, [c["x"], c["y"], c["r"]]])
 
 
 def _bar_pips(cfg: Config, gray: Image, cands: list[dict[str, Any]]) -> list[Pip]:
@@ -588,8 +688,42 @@ def pip_groups(
         if len(g) == 2 and not _two_is_face(cfg, gray, *g):
             out += [[q] for q in g]
         else:
-            out += _without_stray(cfg, gray, g, xyr, enlarged)
+            for part in _without_stray(cfg, gray, g, xyr, enlarged):
+                out += _split_two(cfg, gray, part)
     return out
+
+
+def _split_two(cfg: Config, gray: Image, group: list[Pip]) -> list[list[Pip]]:
+    """A group of more pips than a face has (`faces.split_min` to `split_max`) that
+    makes no pattern, as the two patterns a straight line parts it into (two dice
+    touching where their faces meet without a shadow between them link across), the
+    pair read with the most confidence; else the group as it is."""
+    f = cfg["faces"]
+    pts = np.array([[q.x, q.y] for q in group])
+    n = len(group)
+    if not f["split_min"] <= n <= f["split_max"] or _pattern(cfg, pts)[0] is not None:
+        return [group]
+    best: tuple[float, list[int]] | None = None
+    seen: set[frozenset[int]] = set()
+    for i, j in itertools.combinations(range(n), 2):
+        d = pts[j] - pts[i]
+        side = d[0] * (pts[:, 1] - pts[i, 1]) - d[1] * (pts[:, 0] - pts[i, 0]) > 0
+        for si, sj in itertools.product((False, True), repeat=2):
+            side[i], side[j] = si, sj
+            part = frozenset(np.flatnonzero(side).tolist())
+            if not 0 < len(part) < n or part in seen:
+                continue
+            seen.add(part)
+            seen.add(frozenset(range(n)) - part)
+            score = min(
+                _part_face(cfg, gray, group, pts, idx)
+                for idx in (sorted(part), sorted(set(range(n)) - part))
+            )
+            if score > 0 and (best is None or score > best[0]):
+                best = (score, sorted(part))
+    if best is None:
+        return [group]
+    return [[group[k] for k in best[1]], [group[k] for k in range(n) if k not in best[1]]]
 
 
 def _without_stray(
@@ -617,6 +751,21 @@ def _without_stray(
         return [group]
     i = strays[0]
     return [group[:i] + group[i + 1 :], [group[i]]]
+
+
+def _part_face(
+    cfg: Config, gray: Image, group: list[Pip], pts: NDArray[np.float64], idx: list[int]
+) -> float:
+    """The confidence of the pattern the pips `idx` of `group` (at `pts`) make as a face
+    of their own, or 0 where they make none (a lone pip or two on no even face)."""
+    value, conf = _pattern(cfg, pts[idx])
+    if value is None:
+        return 0.0
+    if len(idx) == 1 and not _single_is_face(cfg, gray, group[idx[0]]):
+        return 0.0
+    if len(idx) == 2 and not _two_is_face(cfg, gray, group[idx[0]], group[idx[1]]):
+        return 0.0
+    return conf
 
 
 def find_faces(cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False) -> list[Face]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -219,6 +220,14 @@ def test_a_blurred_die_s_lone_pip_is_no_1(name: str, box: tuple[int, int, int, i
         # ... or a side face's pip linked by one link across the edge between the faces.
         ("Train_three_24.jpg", (351, 158, 39, 30, 3)),
         ("Train_three_19.jpg", (317, 279, 24, 40, 3)),
+        # A 4 and a 5 touching corner to corner, linked into one face of nine pips:
+        # parted into the two patterns.
+        ("Valid_valid_76.jpg", (143, 94, 46, 40, 4)),
+        ("Valid_valid_76.jpg", (189, 152, 42, 41, 5)),
+        # A blurred 6 whose rows each ran into one blob: parted into pips where the
+        # response dips between them.
+        ("Train_six_44.jpg", (375, 103, 47, 45, 6)),
+        ("Train_six_44.jpg", (502, 322, 44, 44, 6)),
     ],
 )
 def test_real_dice_that_were_misread_read_right(
@@ -250,6 +259,54 @@ def test_two_pips_off_an_even_face_are_no_2(monkeypatch: pytest.MonkeyPatch) -> 
     assert all(d.value in (None, 4) for d in _read_near("Train_four_50.jpg", box))
     monkeypatch.setattr(vision.dice, "_two_is_face", lambda *args: True)
     assert [d.value for d in _read_near("Train_four_50.jpg", box)] == [2]
+
+
+def _blurred_six() -> Any:
+    """A white die's 6 on grey, its rows blurred sideways (a die still rolling) so that
+    each row's three pips run into one blob at the usual cut."""
+    import cv2
+    import numpy as np
+
+    img = np.full((240, 320, 3), 140, np.uint8)
+    cv2.rectangle(img, (125, 85), (195, 155), (225, 225, 225), -1)
+    for row in (-1, 1):
+        for col in (-1, 0, 1):
+            cv2.circle(img, (160 + col * 14, 120 + row * 14), 5, (30, 30, 30), -1, cv2.LINE_AA)
+    smear = np.zeros((9, 9), np.float32)
+    smear[4, :] = 1 / 9
+    return cv2.GaussianBlur(cv2.filter2D(img, -1, smear), (0, 0), 1.0)
+
+
+def test_blurred_pips_run_together_are_parted_where_the_response_dips() -> None:
+    img = _blurred_six()
+    assert [d.value for d in read_dice(CFG, img).dice] == [6]
+    never = copy.deepcopy(CFG)
+    never["pips"]["split_diameters_max"] = 0.0  # blobs too large for a pip stay no pips
+    assert [d.value for d in read_dice(never, img).dice] == []
+
+
+def _touching_dice() -> Any:
+    """A 4 and a 5, white on grey, touching corner to corner with no shadow between."""
+    import cv2
+    import numpy as np
+
+    img = np.full((240, 320, 3), 140, np.uint8)
+    cv2.rectangle(img, (95, 75), (156, 136), (225, 225, 225), -1)
+    cv2.rectangle(img, (154, 134), (215, 195), (225, 225, 225), -1)
+    corners = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+    for cx, cy, pips in ((125, 105, corners), (185, 165, [*corners, (0, 0)])):
+        for dx, dy in pips:
+            cv2.circle(img, (cx + 15 * dx, cy + 15 * dy), 5, (30, 30, 30), -1, cv2.LINE_AA)
+    return cv2.GaussianBlur(img, (0, 0), 1.0)
+
+
+def test_two_dice_touching_without_a_shadow_are_parted_into_two_faces() -> None:
+    img = _touching_dice()
+    got = sorted((d.value, round(d.center_px[0])) for d in read_dice(CFG, img).dice)
+    assert got == [(4, 125), (5, 185)]
+    never = copy.deepcopy(CFG)
+    never["faces"]["split_min"] = 99.0  # the nine pips link into one face of no pattern
+    assert [d.value for d in read_dice(never, img).dice] == [None]
 
 
 def test_close_pairs_are_every_pair_within_reach() -> None:
