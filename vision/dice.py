@@ -808,6 +808,15 @@ def group_dice(cfg: Config, faces: list[Face]) -> list[DieReading]:
                 break
         else:
             dice.append(DieReading(face.value, face.confidence, (face.x, face.y), faces=[face]))
+    share = cfg["faces"]["top_contrast_share"]
+    for k, die in enumerate(dice):
+        contrast = [min(p.contrast for p in f.pips) for f in die.faces]
+        if contrast[0] < share * max(contrast):
+            top = next(
+                f for f, c in zip(die.faces, contrast, strict=True) if c >= share * max(contrast)
+            )
+            rest = [f for f in die.faces if f is not top]
+            dice[k] = DieReading(top.value, top.confidence, (top.x, top.y), faces=[top, *rest])
     return dice
 
 
