@@ -481,7 +481,8 @@ def _linked(
 ) -> bool:
     """Whether two pips can be on one face; `others` holds every pip's x, y and r
     (N x 3). `merging` (two groups that together make a pattern) compares their shapes
-    less and checks the line between them only beyond the face ring round each pip."""
+    less, their faces' shades more, and checks the line between them only beyond the
+    face ring round each pip."""
     f = cfg["faces"]
     d = math.hypot(a.x - b.x, a.y - b.y)
     rm = (a.r + b.r) / 2
@@ -502,7 +503,8 @@ def _linked(
     ):
         return False
     con = min(a.contrast, b.contrast)
-    if abs(a.face - b.face) > f["face_diff_max"] * con:
+    face_max = f["merge_face_diff_max"] if merging else f["face_diff_max"]
+    if abs(a.face - b.face) > face_max * con:
         return False
     sign = 1.0 if a.dark else -1.0
     limit = min(sign * a.face, sign * b.face) - f["line_dip_max"] * con

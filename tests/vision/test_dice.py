@@ -231,6 +231,10 @@ def test_a_blurred_die_s_lone_pip_is_no_1(name: str, box: tuple[int, int, int, i
         # A 6 beside a side face's blurred pip, which passes for a round 1 of half its
         # contrast: a die's top stands out at least half as much as its clearest face.
         ("Train_six_47.jpg", (271, 184, 36, 39, 6)),
+        # A 1's pip merged with a side face's pip of another shade into a 2: two groups
+        # merge only where their faces' shades are close.
+        ("Train_dice_19.jpg", (270, 241, 23, 29, 1)),
+        ("Valid_valid_3.jpg", (398, 127, 23, 19, 1)),
     ],
 )
 def test_real_dice_that_were_misread_read_right(
