@@ -799,7 +799,9 @@ def _roundness(face: Face) -> float:
 
 
 def group_dice(cfg: Config, faces: list[Face]) -> list[DieReading]:
-    """Faces close together are one die; its top is the least foreshortened face."""
+    """Faces close together are one die; its top is its least foreshortened face among
+    those whose pips stand out at least `faces.top_contrast_share` as much as its
+    clearest face's (a side face's faint blurred pip can look rounder than the top's)."""
     join = cfg["faces"]["die_join"]
     dice: list[DieReading] = []
     for face in sorted(faces, key=lambda f: (_roundness(f), -len(f.pips))):
