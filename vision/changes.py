@@ -323,6 +323,11 @@ def _overlap(a: list[float], b: list[float]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def _middle(box: Box) -> tuple[float, float]:
+    """A box's centre (image px)."""
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
 def _inside(die: DieReading, box: Box, margin: float = 0.0) -> bool:
     x, y = die.center_px
     return box[0] - margin <= x <= box[2] + margin and box[1] - margin <= y <= box[3] + margin
@@ -371,7 +376,7 @@ class DiceWatch:
         (`Background.face_boxes`) and read as a whole. Where the lighter and the darker
         part read different values, neither counts."""
         gray = to_gray(image) if gray is None else gray
-        usual = self._side(((place[0] + place[2]) / 2, (place[1] + place[3]) / 2))
+        usual = self._side(_middle(place))
         read = [
             die
             for box, light in self.background.face_boxes(image, place, usual)
@@ -396,7 +401,7 @@ class DiceWatch:
         darkest: Image | None = None
         found: list[DieReading] = []
         for box in places:
-            side = self._largest(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+            side = self._largest(_middle(box))
             if any(_inside(d, box, side / 2) for d in dice + found):
                 continue
             darkest = board_gray(image, self.geo, darkest=True) if darkest is None else darkest
@@ -473,7 +478,7 @@ class DiceWatch:
         for box in boxes if len(dice) == 1 else []:
             if len(dice) == 2:
                 break
-            side = self._largest(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+            side = self._largest(_middle(box))
             # What changed may be part of a die only (its pips and shadow, where the die is
             # the board's shade): its die lies within a side of it.
             if any(_inside(d, box, side / 2) for d in dice):

@@ -1812,10 +1812,13 @@ def board_gray(image: Image, geo: BoardGeometry, darkest: bool = False) -> Image
     """`image` in grey (with `darkest`, its darkest colour channel) over the board and the
     margin round it (`board_crop`, where dice are looked for: a fraction of a camera's
     frame), black beyond."""
-    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] not in _GRAY:
+    if (
+        not isinstance(image, np.ndarray)
+        or image.ndim != 3
+        or image.shape[2] not in _GRAY
+        or image.size == 0
+    ):
         return to_gray(image)  # a grey image is itself; anything else is no image
-    if image.size == 0:
-        return to_gray(image)
     x0, y0, x1, y1 = board_crop(geo, image.shape)
     out = np.zeros(image.shape[:2], np.uint8)
     inside, there = image[y0:y1, x0:x1], out[y0:y1, x0:x1]
