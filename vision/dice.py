@@ -1229,6 +1229,25 @@ def pip_box(cfg: Config, pips: list[Pip]) -> NDArray[np.float64] | None:
     return np.asarray(cv2.boxPoints(rect), np.float64)
 
 
+def column_boxes(cfg: Config, pips: list[Pip]) -> list[NDArray[np.float64]]:
+    """Three pips in a row seen alone may be one column of a 6 (the other ran into a bar,
+    or lies by a light point that spoils its rings): the two faces that column would
+    bound, one either side of it (4 x 2 px each, in order round it)."""
+    pts = np.array([[p.x, p.y] for p in pips], np.float64)
+    if len(pts) != 3 or _pattern(cfg, pts)[0] != 3:
+        return []
+    d = _longest_span(pts)
+    span = float(np.linalg.norm(d))
+    if span <= 0:
+        return []
+    u = d / span
+    n = np.array([-u[1], u[0]])
+    side = span / cfg["read"]["pip_spread"]  # a 6's column runs corner pip to corner pip
+    centre = pts.mean(axis=0)
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2
+    return [centre + way * n * span / 2 + corners @ np.stack([u, n]) for way in (1, -1)]
+
+
 def _pips_inside(pips: list[Pip], box: NDArray[np.float64]) -> int:
     """How many of `pips` lie well inside `box` (distinct places only)."""
     contour = box.astype(np.float32).reshape(-1, 1, 2)
@@ -1523,6 +1542,12 @@ def _read_group(
                         geo.px_to_mm(np.array([[q.x, q.y] for q in in_image])),
                         geo.px_to_mm(fitted[0]),
                     )
+    if from_pips and r["column_boxes"] and (die is None or die.value is None):
+        for box in column_boxes(cfg, in_image):
+            other = _read_box(cfg, work, geo, view, group, (box - offset) * zoom)
+            if other is not None and other.value == 6:
+                die = other
+                break
     return die, fitted, scale
 
 
@@ -1625,24 +1650,28 @@ def read_bars(
     gray: Image,
     work: Image,
     bars: list[Pip],
+    pips: list[Pip],
     dice: list[DieReading],
     geo: BoardGeometry,
     view: tuple[float, int, int],
 ) -> list[DieReading]:
     """6s whose columns of pips ran together into bars (a cocked die's, or a small blurred
     one's), found after the dice read from round pips and away from them. Bars seed a die
-    alone: among the pips they would spoil good faces (a wood's streak, a point's tip
-    make bars too). Only a 6 read from the face's edges is taken."""
+    apart from the pips read first: among them they would spoil good faces (a wood's
+    streak, a point's tip make bars too). Here they seed with the `pips` no die was read
+    from (a 6 with one column round, the other run into a bar). Only a 6 read from the
+    face's edges is taken."""
     side = _usual_side(cfg, geo, work, view)
     free = [
         q
-        for q in bars
+        for q in bars + (pips if cfg["read"]["bars_with_pips"] else [])
         if all(math.hypot(q.x - d.center_px[0], q.y - d.center_px[1]) > side for d in dice)
     ]
+    ids = {id(q) for q in bars}
     found: list[DieReading] = []
     from_pips = bool(cfg["read"]["bars_from_pips"])
     for group in seed_groups(cfg, free, side):
-        if len(group) < 4:
+        if len(group) < 4 or not any(id(q) in ids for q in group):
             continue  # one bar: no 6
         die, _, _ = _read_seeds(cfg, image, work, geo, view, group, from_pips=from_pips)
         if die is None or die.value != 6:
@@ -1874,7 +1903,7 @@ def read_dice(
         r_max = d_max / 2
         pips = [q for q in pips if q.r >= r_max * cfg["pips"]["calibrated_radius_min"]]
         dice = read_calibrated(cfg, image, gray, work, pips, geo, (zoom, x0, y0))
-        dice += read_bars(cfg, image, gray, work, bars or [], dice, geo, (zoom, x0, y0))
+        dice += read_bars(cfg, image, gray, work, bars or [], pips, dice, geo, (zoom, x0, y0))
     else:
         dice = group_dice(cfg, find_faces(cfg, work, pips))
         judge_dice(cfg, work, dice)

@@ -14,7 +14,7 @@ import pytest
 from calibration.geometry import BoardGeometry
 from tests.vision.rolls import benchmark_roll
 from vision.config import load_config
-from vision.dice import _PATCH, pattern_aspect, read_dice, read_face
+from vision.dice import _PATCH, Pip, column_boxes, pattern_aspect, read_dice, read_face
 from vision.render import DICE_STYLES, START, Die, Look, Scene, checker_layout, render
 
 CFG = load_config()
@@ -168,6 +168,58 @@ def test_a_small_blurred_6_whose_columns_ran_into_bars_is_read() -> None:
     cfg = copy.deepcopy(CFG)
     cfg["pips"]["bar_length_max"] = 3.6
     assert sorted(d.value or 0 for d in read_dice(cfg, r.image, geo, roller).dice) == [3, 3]
+
+
+def _benchmark_read(n: int, seed: int, **settings: float):  # type: ignore[no-untyped-def]
+    """The dice benchmark's roll `n` (`--seed`) read whole, with `settings` ([read]) changed."""
+    scene, roller, reasons = benchmark_roll(n, seed)
+    r = render(scene)
+    assert r.calibration is not None
+    cfg = copy.deepcopy(CFG)
+    cfg["read"].update(settings)
+    return scene, reasons, read_dice(cfg, r.image, BoardGeometry(r.calibration), roller)
+
+
+@pytest.mark.parametrize(
+    ("n", "values", "reasons"),
+    [(60, [2, 6], ["off_board"]), (125, [3, 6], [])],
+    ids=["red", "black"],
+)
+def test_a_6_with_one_column_round_and_the_other_run_into_a_bar_is_read(
+    n: int, values: list[int], reasons: list[str]
+) -> None:
+    # The dice benchmark's rolls 60 and 125: a 6 whose one column of pips was found round
+    # and whose other ran into a bar. Bars alone seed only with bars, so it was missed.
+    scene, want, result = _benchmark_read(n, 2026)
+    assert want == reasons and sorted(d.value for d in scene.dice) == values
+    assert sorted(d.value or 0 for d in result.dice) == values
+    assert result.reasons == reasons
+    _, _, without = _benchmark_read(n, 2026, bars_with_pips=0)
+    assert 6 not in [d.value for d in without.dice]
+
+
+def test_a_6_with_one_column_found_is_boxed_either_side_of_it() -> None:
+    # Seed 7's roll 70: a white 6 on a light point, its far column's pip rings spoilt by
+    # the point; its face fitted to the edges takes in one column only.
+    scene, want, result = _benchmark_read(70, 7)
+    assert want == [] and [d.value for d in scene.dice] == [6, 6]
+    assert [d.value for d in result.dice] == [6, 6] and result.valid
+    _, _, without = _benchmark_read(70, 7, column_boxes=0)
+    assert [d.value for d in without.dice] == [6] and without.reasons == ["dice_count"]
+
+
+def test_a_column_of_three_bounds_two_faces_of_a_6() -> None:
+    pips = [Pip(100.0, y, 2.0, True, 200.0, 100.0, (1.0, 0.0, 1.0)) for y in (90, 100, 110)]
+    boxes = column_boxes(CFG, pips)
+    side = 20 / CFG["read"]["pip_spread"]
+    assert len(boxes) == 2
+    for box, way in zip(boxes, (1, -1), strict=True):
+        assert box.mean(axis=0) == pytest.approx([100 - way * 10, 100])  # a column's width away
+        sides = np.linalg.norm(np.roll(box, -1, axis=0) - box, axis=1)
+        assert sides == pytest.approx([side] * 4)
+    # Three pips off a line, or two, bound no 6.
+    bent = [replace(pips[0], x=110.0), pips[1], replace(pips[2], x=110.0)]
+    assert column_boxes(CFG, bent) == [] and column_boxes(CFG, pips[:2]) == []
 
 
 def test_a_die_standing_on_a_checker_is_seen_by_the_checker_s_rim() -> None:
