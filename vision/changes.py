@@ -68,6 +68,7 @@ def changed_config(cfg: Config) -> Config:
     out["pips"]["bar_whole"] = c["bar_whole"]
     out["read"]["even_box"] = c["even_box"]
     out["read"]["centred_box"] = c["centred_box"]
+    out["read"]["lone_reach"] = c["lone_reach"]
     out["read"]["bars_from_pips"] = c["bars_from_pips"]
     return out
 
@@ -345,6 +346,9 @@ class DiceWatch:
         if relaxed["changed"]["unzoomed_again"]:
             self.relaxed.append(copy.deepcopy(relaxed))
             self.relaxed[-1]["pips"]["zoom_below_px"] = 0.0
+        # On the darkest channel: the usual checks, but a lone pip's blur is its own.
+        self.darkest_cfg = copy.deepcopy(cfg)
+        self.darkest_cfg["read"]["lone_reach"] = cfg["changed"]["lone_reach"]
         self.geo = geo
         self.background = Background(cfg, geo)
 
@@ -407,7 +411,7 @@ class DiceWatch:
             darkest = board_gray(image, self.geo, darkest=True) if darkest is None else darkest
             pad = round(side)
             region = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
-            for die in read_dice(self.cfg, image, self.geo, None, region, darkest).dice:
+            for die in read_dice(self.darkest_cfg, image, self.geo, None, region, darkest).dice:
                 if die.value is None or not _inside(die, box, side / 2):
                     continue
                 reach = self._side(die.center_px) * c["still_reach"]

@@ -876,6 +876,24 @@ def _pip_shaped(cfg: Config, resp: NDArray[np.float32], x: int, y: int) -> bool:
     return bool(low <= area <= high)
 
 
+def _pip_reach(cfg: Config, resp: NDArray[np.float32], x: int, y: int, top: float) -> int:
+    """How far (px of a rectified face) a lone pip peaking at (x, y) reaches: `pip_clear`
+    of the side; with `lone_reach`, as far as its mean contrast round it stays above
+    `uneven_max` of the strongest, up to `pip_diameter_max` / 2 (a small die's pip blurs
+    wide)."""
+    r = cfg["read"]
+    reach = int(r["pip_clear"] * _PATCH)
+    if not r["lone_reach"]:
+        return reach
+    ys, xs = np.indices(resp.shape)
+    rings = np.hypot(xs - x, ys - y).astype(np.int32).ravel()
+    mean = np.bincount(rings, weights=resp.ravel()) / np.maximum(np.bincount(rings), 1)
+    cap = min(int(r["pip_diameter_max"] * _PATCH / 2), len(mean) - 1)
+    while reach < cap and mean[reach] >= r["uneven_max"] * top:
+        reach += 1
+    return reach
+
+
 def _median(values: NDArray[np.float32]) -> float:
     """np.median of an image's values; from their histogram where they are whole grey
     levels (a face patch's), in a fraction of the time."""
@@ -926,9 +944,10 @@ def read_face(
         return None, 0.0, True, _NO_PIPS
     if value == 1:
         # A lone spot is a 1 only on an even face: a light gap between checkers is not.
+        px, py = int(xs[on][0]), int(ys[on][0])
         rest = np.zeros(resp.shape, np.uint8)
         cv2.circle(rest, (_PATCH // 2, _PATCH // 2), int(r["even_reach"] * _PATCH), 1, -1)
-        cv2.circle(rest, (int(xs[on][0]), int(ys[on][0])), int(r["pip_clear"] * _PATCH), 0, -1)
+        cv2.circle(rest, (px, py), _pip_reach(cfg, resp, px, py, top), 0, -1)
         if np.percentile(np.abs(resp[rest > 0]), 90) > r["uneven_max"] * top:
             return None, 0.0, False, _NO_PIPS
     if np.linalg.norm(pts.mean(axis=0) - 0.5) > r["centre_off_max"]:

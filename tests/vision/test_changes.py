@@ -288,9 +288,10 @@ def test_a_lone_pip_is_read_from_a_box_centred_on_it_where_the_board_changed(
     assert sorted(d.value or 0 for d in result.dice) == values
     assert result.reasons == reasons
     # Without the centred box (nor the face boxed by what changed, nor the darkest
-    # channel read) the 1 stays unread.
+    # channel read, nor a lone pip's blur taken as its own) the 1 stays unread.
     cfg = copy.deepcopy(CFG)
     cfg["changed"]["centred_box"] = 0
+    cfg["changed"]["lone_reach"] = 0
     cfg["changed"]["face_from_change"] = 0
     cfg["changed"]["darkest_again"] = 0
     blind = DiceWatch(cfg, geo)
@@ -420,3 +421,22 @@ def test_a_die_not_read_in_grey_is_read_on_the_darkest_channel_where_the_board_c
     blind_watch = DiceWatch(cfg, watch.geo)
     blind_watch.background.remember(before)
     assert sorted(d.value or 0 for d in blind_watch.read_roll(r.image, roller).dice) == blind
+
+
+def test_a_small_die_s_lone_pip_blurred_wide_is_a_1_where_the_board_changed() -> None:
+    # The dice benchmark's roll 35: a translucent 6 and 1 imaged 15 px wide. The 1's pip
+    # blurs past pip_clear of its face, which read it as uneven: no die. On the darkest
+    # channel, where it changed, its blur is its own (changed.lone_reach).
+    r, roller, _, before, watch = watched_roll(35, [1, 6])
+    one = next(t for t in r.labels["dice"] if t["value"] == 1)
+    read = [d for d in watch.read_roll(r.image, roller).dice if d.value == 1]
+    assert len(read) == 1
+    assert math.dist(read[0].center_px, one["center_px"]) < 0.3 * watch._side(one["center_px"])
+    cfg = copy.deepcopy(CFG)
+    cfg["changed"]["lone_reach"] = 0
+    blind = DiceWatch(cfg, watch.geo)
+    blind.background.remember(before)
+    assert blind.read_roll(r.image, roller).dice == []
+    # On a whole frame a lone pip's reach stays pip_clear: light gaps between checkers
+    # and a point's edge pass for 1s otherwise.
+    assert CFG["read"]["lone_reach"] == 0 and watch.darkest_cfg["read"]["lone_reach"] == 1
