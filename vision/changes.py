@@ -346,9 +346,11 @@ class DiceWatch:
         if relaxed["changed"]["unzoomed_again"]:
             self.relaxed.append(copy.deepcopy(relaxed))
             self.relaxed[-1]["pips"]["zoom_below_px"] = 0.0
-        # On the darkest channel: the usual checks, but a lone pip's blur is its own.
+        # On the darkest channel: the usual pip checks, but a lone pip's blur is its own
+        # and its face may be boxed centred on it (the edges take in a shadow there).
         self.darkest_cfg = copy.deepcopy(cfg)
         self.darkest_cfg["read"]["lone_reach"] = cfg["changed"]["lone_reach"]
+        self.darkest_cfg["read"]["centred_box"] = cfg["changed"]["centred_box"]
         self.geo = geo
         self.background = Background(cfg, geo)
 

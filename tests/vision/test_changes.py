@@ -423,6 +423,19 @@ def test_a_die_not_read_in_grey_is_read_on_the_darkest_channel_where_the_board_c
     assert sorted(d.value or 0 for d in blind_watch.read_roll(r.image, roller).dice) == blind
 
 
+def test_a_1_read_on_the_darkest_channel_may_be_boxed_centred_on_its_pip() -> None:
+    # Seed 7's roll 62, an opening roll: a translucent 1 on leather, its face fitted to
+    # the edges with its shadow (the pip off the box's centre), beside a 4 read in grey.
+    r, roller, want, before, watch = watched_roll(62, [1, 4], seed=7)
+    result = watch.read_roll(r.image, roller)
+    assert sorted(d.value or 0 for d in result.dice) == [1, 4] and result.reasons == want == []
+    cfg = copy.deepcopy(CFG)
+    cfg["changed"]["centred_box"] = 0
+    blind = DiceWatch(cfg, watch.geo)
+    blind.background.remember(before)
+    assert [d.value for d in blind.read_roll(r.image, roller).dice] == [4]
+
+
 def test_a_small_die_s_lone_pip_blurred_wide_is_a_1_where_the_board_changed() -> None:
     # The dice benchmark's roll 35: a translucent 6 and 1 imaged 15 px wide. The 1's pip
     # blurs past pip_clear of its face, which read it as uneven: no die. On the darkest
