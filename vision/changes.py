@@ -5,8 +5,9 @@ are what changed since it was last seen without them. `DiceWatch` keeps that dic
 picture of the board (the last frame it read with no die on it) and reads a frame only
 round the places that changed since, a fraction of the frame. A die-sized place that
 changed where fewer than two dice are read is read again, with the reader's usual
-checks, on the frame's darkest colour channel, where light pips on a translucent die's
-salmon face stand out half as much again as in grey; a die read there counts only
+pip checks (a lone pip's face boxed centred on it, its blur its own), on the frame's
+darkest colour channel, where light pips on a translucent die's salmon face stand
+out half as much again as in grey; a die read there counts only
 where nearly its whole disc changed in colour and its face is no sliver. In each
 frame it reads with one die on it, it looks again at every die-sized place that
 changed and holds no die read: there the pip checks that keep gaps between checkers,
@@ -70,6 +71,17 @@ def changed_config(cfg: Config) -> Config:
     out["read"]["centred_box"] = c["centred_box"]
     out["read"]["lone_reach"] = c["lone_reach"]
     out["read"]["bars_from_pips"] = c["bars_from_pips"]
+    return out
+
+
+def darkest_config(cfg: Config) -> Config:
+    """The reader's thresholds on the darkest colour channel of a changed place: the
+    usual pip checks, but a lone pip's blur is its own and its face may be boxed centred
+    on it (`[changed]` lone_reach, centred_box: the edges take in a shadow there)."""
+    out = copy.deepcopy(cfg)
+    c = cfg["changed"]
+    out["read"]["lone_reach"] = c["lone_reach"]
+    out["read"]["centred_box"] = c["centred_box"]
     return out
 
 
@@ -346,11 +358,7 @@ class DiceWatch:
         if relaxed["changed"]["unzoomed_again"]:
             self.relaxed.append(copy.deepcopy(relaxed))
             self.relaxed[-1]["pips"]["zoom_below_px"] = 0.0
-        # On the darkest channel: the usual pip checks, but a lone pip's blur is its own
-        # and its face may be boxed centred on it (the edges take in a shadow there).
-        self.darkest_cfg = copy.deepcopy(cfg)
-        self.darkest_cfg["read"]["lone_reach"] = cfg["changed"]["lone_reach"]
-        self.darkest_cfg["read"]["centred_box"] = cfg["changed"]["centred_box"]
+        self.darkest_cfg = darkest_config(cfg)
         self.geo = geo
         self.background = Background(cfg, geo)
 
@@ -396,8 +404,9 @@ class DiceWatch:
         self, image: Image, changed: _Small, places: list[Box], dice: list[DieReading]
     ) -> list[DieReading]:
         """Dice at die-sized places that changed where none was read, read again (with the
-        reader's usual checks) on the frame's darkest colour channel: light pips on a
-        coloured face (a translucent die's) stand out half as much again there as in grey.
+        reader's usual pip checks: `darkest_config`) on the frame's darkest colour
+        channel: light pips on a coloured face (a translucent die's) stand out half as
+        much again there as in grey.
         Only where nearly the whole disc of the die read changed in colour, and its face
         is no sliver: checkers shifted round a gap change a part of it, and there spots
         of the darkest channel can make a die, boxed as a sliver."""

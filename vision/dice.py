@@ -1691,7 +1691,7 @@ def read_bars(
     from_pips = bool(cfg["read"]["bars_from_pips"])
     for group in seed_groups(cfg, free, side):
         if len(group) < 4 or not any(id(q) in ids for q in group):
-            continue  # one bar: no 6
+            continue  # one bar: no 6; no bar: pips read already (read_calibrated)
         die, _, _ = _read_seeds(cfg, image, work, geo, view, group, from_pips=from_pips)
         if die is None or die.value != 6:
             continue
