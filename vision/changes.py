@@ -45,8 +45,9 @@ from vision.config import Config
 from vision.dice import (
     DiceResult,
     DieReading,
+    GrayParts,
     board_crop,
-    board_gray,
+    checker_reach_mm,
     components,
     px_per_mm,
     read_boxed,
@@ -370,6 +371,18 @@ class DiceWatch:
         """A usual die's side in image px at `at`."""
         return self.cfg["judge"]["die_mm"] * px_per_mm(self.geo, at[0], at[1])
 
+    def _around(self, box: Box, pad: float = 0.0) -> tuple[float, float, float, float]:
+        """`box` grown by `pad` and by as far as a die read in it may be judged from:
+        its side and the farthest checker rim tried round it (`under_checker`), with
+        room to spare."""
+        per_mm = px_per_mm(self.geo, *_middle(box))
+        m = (
+            pad
+            + 1.5 * per_mm * (checker_reach_mm(self.cfg, self.geo) + self.cfg["pips"]["die_mm_max"])
+            + 8
+        )
+        return box[0] - m, box[1] - m, box[2] + m, box[3] + m
+
     def _still(self, changed: _Small, die: DieReading) -> bool:
         """Whether a die read is part of the board: where its disc changed little since the
         board was seen without dice."""
@@ -383,18 +396,18 @@ class DiceWatch:
         return share < c["still_colour_share"]
 
     def _read_changed(
-        self, image: Image, gray: Image | None, place: Box, side: float
+        self, image: Image, gray: GrayParts, place: Box, side: float
     ) -> DieReading | None:
         """The die in a changed place whose pips the reader did not find (small, blurred,
         faint) or read no value from: its face boxed by what changed there
         (`Background.face_boxes`) and read as a whole. Where the lighter and the darker
         part read different values, neither counts."""
-        gray = to_gray(image) if gray is None else gray
         usual = self._side(_middle(place))
+        gray.over(self._around(place, side))
         read = [
             die
             for box, light in self.background.face_boxes(image, place, usual)
-            if (die := read_boxed(self.cfg, gray, self.geo, box, dark=light)) is not None
+            if (die := read_boxed(self.cfg, gray.gray, self.geo, box, dark=light)) is not None
             and die.value is not None
             and _inside(die, place, side / 2)
         ]
@@ -413,16 +426,17 @@ class DiceWatch:
         if image.ndim != 3:
             return []
         c = self.cfg["changed"]
-        darkest: Image | None = None
+        darkest: GrayParts | None = None
         found: list[DieReading] = []
         for box in places:
             side = self._largest(_middle(box))
             if any(_inside(d, box, side / 2) for d in dice + found):
                 continue
-            darkest = board_gray(image, self.geo, darkest=True) if darkest is None else darkest
+            darkest = GrayParts(image, self.geo, darkest=True) if darkest is None else darkest
             pad = round(side)
             region = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
-            for die in read_dice(self.darkest_cfg, image, self.geo, None, region, darkest).dice:
+            dark = darkest.over(self._around(region))
+            for die in read_dice(self.darkest_cfg, image, self.geo, None, region, dark).dice:
                 if die.value is None or not _inside(die, box, side / 2):
                     continue
                 reach = self._side(die.center_px) * c["still_reach"]
@@ -449,10 +463,11 @@ class DiceWatch:
         changed = self.background.changed(image)
         if changed is not None and changed.image.mean() > c["whole_max"]:
             changed = None  # most of the board changed (the light): the frame is read whole
-        gray: Image | None = None
+        # The frame in grey, converted where it is read (all of it, read whole).
+        gray = GrayParts(image, self.geo)
         if changed is None:
-            gray = board_gray(image, self.geo)
-            dice = read_dice(self.cfg, image, self.geo, None, None, gray).dice
+            whole = board_crop(self.geo, image.shape)
+            dice = read_dice(self.cfg, image, self.geo, None, None, gray.over(whole)).dice
         else:
             # Only where the board changed can a die be (below): only there is it read.
             per_mm = self.background.mid_per_mm
@@ -462,9 +477,12 @@ class DiceWatch:
                 c["still_share"] * c["region_share"],
                 c["region_pad"] * self.cfg["pips"]["die_mm_max"] * per_mm,
             )
-            gray = board_gray(image, self.geo) if regions else None
             dice = [
-                d for r in regions for d in read_dice(self.cfg, image, self.geo, None, r, gray).dice
+                d
+                for r in regions
+                for d in read_dice(
+                    self.cfg, image, self.geo, None, r, gray.over(self._around(r))
+                ).dice
             ]
             # A die lies where the board changed since it was seen without dice: what reads
             # as one where nothing changed is part of the board (a light gap between two
@@ -500,10 +518,11 @@ class DiceWatch:
                 continue  # its die was read
             pad = round(side)
             region = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+            near = gray.over(self._around(region))
             for cfg in self.relaxed:
                 found = [
                     d
-                    for d in read_dice(cfg, image, self.geo, None, region, gray).dice
+                    for d in read_dice(cfg, image, self.geo, None, region, near).dice
                     if d.value is not None and _inside(d, box, side / 2)
                 ]
                 # Only a die read counts: what cannot be read there may be a gap that

@@ -141,6 +141,34 @@ def test_a_calibrated_frame_is_grey_over_the_board_and_its_margin_only() -> None
         board_gray(np.zeros((4, 4, 2), np.uint8), geo)
 
 
+def test_a_frame_converted_in_parts_is_grey_where_asked_as_converted_whole() -> None:
+    import numpy as np
+
+    from vision.dice import GrayParts, board_crop, board_gray
+
+    r = render(Scene(white=START, black=START, image_size=(1920, 1080)))
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    x0, y0 = board_crop(geo, r.image.shape)[:2]
+    for darkest in (False, True):
+        whole = board_gray(r.image, geo, darkest)
+        parts = GrayParts(r.image, geo, darkest)
+        assert not parts.gray.any()  # nothing converted before it is asked for
+        box = (x0 + 301.5, y0 + 97.2, x0 + 450.0, y0 + 260.9)
+        gray = parts.over(box)
+        # At least the box (whole tiles round it), just as the whole conversion has it.
+        bx0, by0, bx1, by1 = 301 + x0, 97 + y0, 451 + x0, 261 + y0
+        assert np.array_equal(gray[by0:by1, bx0:bx1], whole[by0:by1, bx0:bx1])
+        done = gray.copy()
+        assert 0 < np.count_nonzero(done) < np.count_nonzero(whole) / 10  # a part only
+        assert parts.over((x0 + 310, y0 + 100, x0 + 320, y0 + 110)) is gray
+        assert np.array_equal(gray, done)  # asked again: nothing more converted
+        # Asked beyond the frame and the board's margin: all of it, never past it.
+        assert np.array_equal(parts.over((-50.0, -50.0, 5000.0, 5000.0)), whole)
+    grey = whole[:, :].copy()
+    assert GrayParts(grey, geo).over((0, 0, 10, 10)) is grey  # a grey frame is itself
+
+
 def test_pip_blobs_are_labelled_as_opencv_labels_them() -> None:
     import cv2
     import numpy as np
