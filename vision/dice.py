@@ -841,6 +841,9 @@ _FACE_PATTERNS: tuple[tuple[int, frozenset[int]], ...] = (
     (6, frozenset({_TL, _TR, _BL, _BR, _TM, _BM})),
 )
 _PATCH = 36  # side of the rectified face, px
+# Each value's pips' mean distance from their centre on a die, a quarter of the side in
+# from its edges (shares of the side): corners sqrt(2) / 4 out, the middle row's 1 / 4.
+_SPREAD = {2: 2**0.5 / 4, 3: 2**0.5 / 6, 4: 2**0.5 / 4, 5: 2**0.5 / 5, 6: (2 * 2**0.5 + 1) / 12}
 _NO_PIPS = np.zeros((0, 2))
 
 
@@ -960,6 +963,11 @@ def read_face(
     left_out = float(values[~on].max()) if (~on).any() else 0.0
     margin = (float(values[on].min()) - left_out) / top
     conf *= min(1.0, max(0.0, margin / r["margin_full"]))
+    if value > 1:
+        # Pips bunched in the middle of their box disagree with it about the die's size:
+        # the box may be turned or shifted off the die, and pips left out.
+        spread = float(np.linalg.norm(pts - pts.mean(axis=0), axis=1).mean()) / _SPREAD[value]
+        conf *= min(1.0, max(0.0, 1.0 - (r["spread_full"] - spread) * r["spread_fall"]))
     return value, conf, True, pts
 
 
