@@ -453,3 +453,22 @@ def test_a_small_die_s_lone_pip_blurred_wide_is_a_1_where_the_board_changed() ->
     # On a whole frame a lone pip's reach stays pip_clear: light gaps between checkers
     # and a point's edge pass for 1s otherwise.
     assert CFG["read"]["lone_reach"] == 0 and watch.darkest_cfg["read"]["lone_reach"] == 1
+
+
+def test_a_pixel_changed_where_any_channel_moved_more_than_the_level() -> None:
+    from vision.changes import _changed_by
+
+    before = np.full((2, 3, 3), 100, np.uint8)
+    now = before.copy()
+    now[0, 0, 2] = 128  # 28: not more than the level
+    now[0, 1, 1] = 129  # 29 in one channel only
+    now[1, 2] = (71, 100, 100)  # 29 down
+    want = np.array([[False, True, False], [False, False, True]])
+    assert np.array_equal(_changed_by(now, before, 28), want)
+    assert np.array_equal(_changed_by(now, before, 28.5), want)  # whole grey levels
+    assert _changed_by(now, before, 27.9).sum() == 3
+    grey = cv2.cvtColor(now, cv2.COLOR_BGR2GRAY)
+    assert np.array_equal(
+        _changed_by(grey, np.full((2, 3), 100, np.uint8), 5),
+        np.abs(grey.astype(int) - 100) > 5,
+    )
