@@ -61,20 +61,6 @@ Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in image pixels
 Box4 = NDArray[np.float64]  # a rectangle's 4 corners (x, y) in order round it, image pixels
 
 
-def changed_config(cfg: Config) -> Config:
-    """The reader's thresholds inside a changed place (`[changed]`)."""
-    out = copy.deepcopy(cfg)
-    c = cfg["changed"]
-    out["pips"]["ring_spread_max_calibrated"] = c["ring_spread_max"]
-    out["pips"]["bar_ring_spread_max"] = c["bar_ring_spread_max"]
-    out["pips"]["bar_whole"] = c["bar_whole"]
-    out["read"]["even_box"] = c["even_box"]
-    out["read"]["centred_box"] = c["centred_box"]
-    out["read"]["lone_reach"] = c["lone_reach"]
-    out["read"]["bars_from_pips"] = c["bars_from_pips"]
-    return out
-
-
 def darkest_config(cfg: Config) -> Config:
     """The reader's thresholds on the darkest colour channel of a changed place: the
     usual pip checks, but a lone pip's blur is its own and its face may be boxed centred
@@ -83,6 +69,19 @@ def darkest_config(cfg: Config) -> Config:
     c = cfg["changed"]
     out["read"]["lone_reach"] = c["lone_reach"]
     out["read"]["centred_box"] = c["centred_box"]
+    return out
+
+
+def changed_config(cfg: Config) -> Config:
+    """The reader's thresholds inside a changed place (`[changed]`): those on the
+    darkest channel (`darkest_config`), with the pip checks relaxed too."""
+    out = darkest_config(cfg)
+    c = cfg["changed"]
+    out["pips"]["ring_spread_max_calibrated"] = c["ring_spread_max"]
+    out["pips"]["bar_ring_spread_max"] = c["bar_ring_spread_max"]
+    out["pips"]["bar_whole"] = c["bar_whole"]
+    out["read"]["even_box"] = c["even_box"]
+    out["read"]["bars_from_pips"] = c["bars_from_pips"]
     return out
 
 
@@ -406,11 +405,11 @@ class DiceWatch:
         (`Background.face_boxes`) and read as a whole. Where the lighter and the darker
         part read different values, neither counts."""
         usual = self._side(_middle(place))
-        gray.over(self._around(place, side))
+        grey = gray.over(self._around(place, side))
         read = [
             die
             for box, light in self.background.face_boxes(image, place, usual)
-            if (die := read_boxed(self.cfg, gray.gray, self.geo, box, dark=light)) is not None
+            if (die := read_boxed(self.cfg, grey, self.geo, box, dark=light)) is not None
             and die.value is not None
             and _inside(die, place, side / 2)
         ]

@@ -338,8 +338,9 @@ def _ring_check(
     cos, sin = np.cos(_RING_ANGLES), np.sin(_RING_ANGLES)
     pips = []
     step = 128  # candidates at a time: pairs of samples and candidates grow as their square
-    for s0 in range(0, len(cands) if first is None else first, step):
-        sl = slice(s0, min(s0 + step, len(cands) if first is None else first))
+    end = len(cands) if first is None else first
+    for s0 in range(0, end, step):
+        sl = slice(s0, min(s0 + step, end))
         rr = np.concatenate(
             [
                 np.repeat((p["ring_inner"] * radii[sl] + 1)[:, None], len(cos), 1),
@@ -1897,16 +1898,21 @@ def board_crop(geo: BoardGeometry, shape: tuple[int, ...]) -> tuple[int, int, in
     return x0, y0, x1, y1
 
 
+def _colour(image: Image) -> bool:
+    """Whether `image` is a colour frame (BGR or BGRA) with pixels."""
+    return (
+        isinstance(image, np.ndarray)
+        and image.ndim == 3
+        and image.shape[2] in _GRAY
+        and image.size > 0
+    )
+
+
 def board_gray(image: Image, geo: BoardGeometry, darkest: bool = False) -> Image:
     """`image` in grey (with `darkest`, its darkest colour channel) over the board and the
     margin round it (`board_crop`, where dice are looked for: a fraction of a camera's
     frame), black beyond."""
-    if (
-        not isinstance(image, np.ndarray)
-        or image.ndim != 3
-        or image.shape[2] not in _GRAY
-        or image.size == 0
-    ):
+    if not _colour(image):
         return to_gray(image)  # a grey image is itself; anything else is no image
     x0, y0, x1, y1 = board_crop(geo, image.shape)
     out = np.zeros(image.shape[:2], np.uint8)
@@ -1934,12 +1940,7 @@ class GrayParts:
         self._image = image
         self._darkest = darkest
         self._todo: NDArray[np.bool_] | None = None
-        if (
-            not isinstance(image, np.ndarray)
-            or image.ndim != 3
-            or image.shape[2] not in _GRAY
-            or image.size == 0
-        ):
+        if not _colour(image):
             self.gray = board_gray(image, geo, darkest)  # grey already (or no image)
             return
         self._crop = board_crop(geo, image.shape)
