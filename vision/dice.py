@@ -699,8 +699,9 @@ def pip_groups(
 def _split_two(cfg: Config, gray: Image, group: list[Pip]) -> list[list[Pip]]:
     """A group of more pips than a face has (`faces.split_min` to `split_max`) that
     makes no pattern, as the two patterns a straight line parts it into (two dice
-    touching where their faces meet without a shadow between them link across), the
-    pair read with the most confidence; else the group as it is."""
+    touching where their faces meet without a shadow between them link across, and so
+    do a die's top and side face seen at a slant: a 2 and a 4 as six pips), the pair
+    read with the most confidence; else the group as it is."""
     f = cfg["faces"]
     pts = np.array([[q.x, q.y] for q in group])
     n = len(group)
@@ -800,29 +801,59 @@ def _roundness(face: Face) -> float:
 
 
 def group_dice(cfg: Config, faces: list[Face]) -> list[DieReading]:
-    """Faces close together are one die; its top is its least foreshortened face among
-    those whose pips stand out at least `faces.top_contrast_share` as much as its
-    clearest face's (a side face's faint blurred pip can look rounder than the top's)."""
+    """Faces close together are one die (`faces.die_join`); its top is chosen by
+    `_top_face`."""
     join = cfg["faces"]["die_join"]
-    dice: list[DieReading] = []
+    groups: list[list[Face]] = []
     for face in sorted(faces, key=lambda f: (_roundness(f), -len(f.pips))):
-        for die in dice:
-            r = max(p.r for p in die.faces[0].pips + face.pips)
-            if math.hypot(face.x - die.center_px[0], face.y - die.center_px[1]) < join * r:
-                die.faces.append(face)
+        for group in groups:
+            r = max(p.r for p in group[0].pips + face.pips)
+            if math.hypot(face.x - group[0].x, face.y - group[0].y) < join * r:
+                group.append(face)
                 break
         else:
-            dice.append(DieReading(face.value, face.confidence, (face.x, face.y), faces=[face]))
-    share = cfg["faces"]["top_contrast_share"]
-    for k, die in enumerate(dice):
-        contrast = [min(p.contrast for p in f.pips) for f in die.faces]
-        if contrast[0] < share * max(contrast):
-            top = next(
-                f for f, c in zip(die.faces, contrast, strict=True) if c >= share * max(contrast)
-            )
-            rest = [f for f in die.faces if f is not top]
-            dice[k] = DieReading(top.value, top.confidence, (top.x, top.y), faces=[top, *rest])
+            groups.append([face])
+    dice = []
+    for group in groups:
+        top = _top_face(cfg, group)
+        rest = [f for f in group if f is not top]
+        dice.append(DieReading(top.value, top.confidence, (top.x, top.y), faces=[top, *rest]))
     return dice
+
+
+def _top_face(cfg: Config, faces: list[Face]) -> Face:
+    """A die's top among its faces (the roundest first): the least foreshortened face
+    among those whose pips stand out at least `faces.top_contrast_share` as much as its
+    clearest face's (a side face's faint blurred pip can look rounder than the top's).
+
+    But seen at a slant from about 45 degrees a side face facing the camera is as round as
+    the top, or rounder. Then the top tells itself by where it lies and its light: a face
+    above it in the picture (the camera upright, looking down at a table) that is lit
+    brighter (room light falls from above) and at most `top_round_band` times less round
+    is the top instead.
+    """
+    f = cfg["faces"]
+    contrast = [min(p.contrast for p in face.pips) for face in faces]
+    clear = [
+        face
+        for face, c in zip(faces, contrast, strict=True)
+        if c >= f["top_contrast_share"] * max(contrast)
+    ]
+    top = clear[0]
+    for _ in clear:  # each step moves up the picture: no face is chosen twice
+        for face in clear:
+            dist = math.hypot(face.x - top.x, face.y - top.y)
+            if (
+                face is not top
+                and (top.y - face.y) >= f["top_above_min"] * dist
+                and top.level <= f["top_level_share"] * face.level
+                and _roundness(face) <= f["top_round_band"] * _roundness(top)
+            ):
+                top = face
+                break
+        else:
+            break
+    return top
 
 
 # --- reading a die by its face ---------------------------------------------------------

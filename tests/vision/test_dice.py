@@ -11,7 +11,7 @@ import pytest
 
 from calibration.geometry import BoardGeometry
 from vision.config import load_config
-from vision.dice import REASONS, DieReading, read_dice, verdict
+from vision.dice import REASONS, DieReading, Face, Pip, group_dice, read_dice, verdict
 from vision.errors import ConfigError
 from vision.evaluate import evaluate
 from vision.render import START, Die, Look, Scene, render
@@ -263,6 +263,15 @@ def test_a_blurred_die_s_lone_pip_is_no_1(name: str, box: tuple[int, int, int, i
         # merge only where their faces' shades are close.
         ("Train_dice_19.jpg", (270, 241, 23, 29, 1)),
         ("Valid_valid_3.jpg", (398, 127, 23, 19, 1)),
+        # 1s seen at a slant of about 45 degrees, their side faces (a 5, a 2, a 4) rounder
+        # than the top and read as it: the top is above them and lit brighter.
+        ("Train_dice_46.jpg", (368, 90, 16, 11, 1)),
+        ("Train_dice_46.jpg", (252, 145, 17, 11, 1)),
+        ("Train_dice_20.jpg", (68, 151, 15, 11, 1)),
+        # A top linked with its side face into six pips of no pattern (a 2 and a 4, a 1
+        # and a 5), read as nothing: parted into the two faces.
+        ("Train_two_29.jpg", (195, 106, 43, 19, 2)),
+        ("Train_dice_42.jpg", (443, 91, 35, 17, 1)),
     ],
 )
 def test_real_dice_that_were_misread_read_right(
@@ -273,6 +282,28 @@ def test_real_dice_that_were_misread_read_right(
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="shared/data/dice_real_dev is not beside the repo")
+def _face(x: float, y: float, value: int, level: float, stretch: float) -> Face:
+    """A face of `value` pips at (x, y), its face `level` grey, its pips `stretch` times as
+    wide as high (foreshortened)."""
+    xx, yy = stretch**2 / (1 + stretch**2), 1 / (1 + stretch**2)
+    pips = [Pip(x, y, 4.0, True, level, 150.0, (xx, 0.0, yy))]
+    return Face(pips * value, value, 1.0, x, y, level)
+
+
+def test_a_die_s_top_is_its_roundest_face_unless_one_above_it_is_lit_brighter() -> None:
+    top, side = _face(100, 100, 1, 200, 1.5), _face(100, 130, 5, 170, 1.35)
+    # The side face, below the top and darker, is the rounder: the top is chosen.
+    assert group_dice(CFG, [top, side])[0].value == 1
+    never = copy.deepcopy(CFG)
+    never["faces"]["top_round_band"] = 1.0  # a less round face is never the top
+    assert group_dice(never, [top, side])[0].value == 5
+    # Not when the rounder face is the brighter, or lies above the other, or the other is
+    # far less round.
+    assert group_dice(CFG, [top, _face(100, 130, 5, 205, 1.35)])[0].value == 5
+    assert group_dice(CFG, [top, _face(100, 70, 5, 170, 1.35)])[0].value == 5
+    assert group_dice(CFG, [_face(100, 100, 1, 200, 2.2), side])[0].value == 5
+
+
 def test_a_face_on_two_shades_is_read_without_high_confidence() -> None:
     # A 1's pip on the top face and a pip of the side face beside it, in two shades 0.14
     # of their contrast apart, link as a 2. Its confidence is cut as the shades differ,
