@@ -701,13 +701,17 @@ def _split_two(cfg: Config, gray: Image, group: list[Pip]) -> list[list[Pip]]:
     makes no pattern, as the two patterns a straight line parts it into (two dice
     touching where their faces meet without a shadow between them link across, and so
     do a die's top and side face seen at a slant: a 2 and a 4 as six pips), the pair
-    read with the most confidence; else the group as it is."""
+    read with the most confidence. Failing that, a pattern of `split_side_top_min` pips
+    or more and the rest, each pip of which is `split_side_round` times less round than
+    any of the pattern's (a side face, some of its pips not linked: a 6 and four pips of
+    a 5). Else the group as it is."""
     f = cfg["faces"]
     pts = np.array([[q.x, q.y] for q in group])
     n = len(group)
     if not f["split_min"] <= n <= f["split_max"] or _pattern(cfg, pts)[0] is not None:
         return [group]
     best: tuple[float, list[int]] | None = None
+    side_best: tuple[float, list[int]] | None = None
     seen: set[frozenset[int]] = set()
     for i, j in itertools.combinations(range(n), 2):
         d = pts[j] - pts[i]
@@ -719,12 +723,20 @@ def _split_two(cfg: Config, gray: Image, group: list[Pip]) -> list[list[Pip]]:
                 continue
             seen.add(part)
             seen.add(frozenset(range(n)) - part)
-            score = min(
-                _part_face(cfg, gray, group, pts, idx)
-                for idx in (sorted(part), sorted(set(range(n)) - part))
-            )
+            a, b = sorted(part), sorted(set(range(n)) - part)
+            ca, cb = _part_face(cfg, gray, group, pts, a), _part_face(cfg, gray, group, pts, b)
+            score = min(ca, cb)
             if score > 0 and (best is None or score > best[0]):
-                best = (score, sorted(part))
+                best = (score, a)
+            # A face and a side face's pips beside it (more foreshortened: fewer than its
+            # value, or some not linked).
+            for top, rest, c in ((a, b, ca), (b, a, cb)):
+                if c > 0 and len(top) >= f["split_side_top_min"] and len(rest) >= 2 and not score:
+                    rt = max(_pip_roundness(group[k]) for k in top)
+                    rr = min(_pip_roundness(group[k]) for k in rest)
+                    if rr >= f["split_side_round"] * rt and (side_best is None or c > side_best[0]):
+                        side_best = (c, top)
+    best = best or side_best
     if best is None:
         return [group]
     return [[group[k] for k in best[1]], [group[k] for k in range(n) if k not in best[1]]]
@@ -792,12 +804,14 @@ def find_faces(cfg: Config, gray: Image, pips: list[Pip], enlarged: bool = False
 
 def _roundness(face: Face) -> float:
     """How far its pips are from circles (1 = round): side faces are more foreshortened."""
-    out = []
-    for p in face.pips:
-        xx, xy, yy = p.shape
-        half_tr, disc = (xx + yy) / 2, math.sqrt(max(((xx - yy) / 2) ** 2 + xy * xy, 0.0))
-        out.append(math.sqrt((half_tr + disc) / max(half_tr - disc, 1e-6)))
-    return float(np.mean(out))
+    return float(np.mean([_pip_roundness(p) for p in face.pips]))
+
+
+def _pip_roundness(p: Pip) -> float:
+    """Its long axis over its short one (1 = round)."""
+    xx, xy, yy = p.shape
+    half_tr, disc = (xx + yy) / 2, math.sqrt(max(((xx - yy) / 2) ** 2 + xy * xy, 0.0))
+    return math.sqrt((half_tr + disc) / max(half_tr - disc, 1e-6))
 
 
 def group_dice(cfg: Config, faces: list[Face]) -> list[DieReading]:

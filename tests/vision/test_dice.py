@@ -272,6 +272,9 @@ def test_a_blurred_die_s_lone_pip_is_no_1(name: str, box: tuple[int, int, int, i
         # and a 5), read as nothing: parted into the two faces.
         ("Train_two_29.jpg", (195, 106, 43, 19, 2)),
         ("Train_dice_42.jpg", (443, 91, 35, 17, 1)),
+        # ... or a 6 with four pips of its side face's 5 (the fifth not linked), its side
+        # face's pips far less round than its own.
+        ("Train_six_30.jpg", (273, 69, 51, 39, 6)),
     ],
 )
 def test_real_dice_that_were_misread_read_right(
