@@ -2013,6 +2013,36 @@ class GrayParts:
         return self.gray
 
 
+def _larger_dice(cfg: Config, gray: Image, found: list[DieReading]) -> list[DieReading]:
+    """The dice whose pips are too large for `find_pips` at any level it looked at (a close
+    view: it halves a photo only while it is `pyramid_min_side` across), read at half
+    that size, a quarter and so on while `larger_min_side` across at least, where no die
+    was found (nearer than `larger_apart` of the largest pip's diameter at that size)."""
+    p = cfg["pips"]
+    level, scale = gray, 1.0
+    while min(level.shape) >= p["pyramid_min_side"]:  # the levels find_pips looked at
+        level, scale = np.asarray(cv2.pyrDown(level), np.uint8), scale * 2
+    out: list[DieReading] = []
+    while min(level.shape) >= 2 * p["larger_min_side"]:
+        level, scale = np.asarray(cv2.pyrDown(level), np.uint8), scale * 2
+        dice = group_dice(cfg, find_faces(cfg, level, find_pips(cfg, level)))
+        judge_dice(cfg, level, dice)
+        reach = scale * p["diameter_max_px"] * p["larger_apart"]
+        for die in dice:
+            x, y = die.center_px[0] * scale, die.center_px[1] * scale
+            if all(math.hypot(x - d.center_px[0], y - d.center_px[1]) > reach for d in found + out):
+                die.center_px = (x, y)
+                die.faces = [_scaled(f, scale) for f in die.faces]
+                out.append(die)
+    return out
+
+
+def _scaled(face: Face, scale: float) -> Face:
+    """A face found in an image `scale` times smaller, in the full image's pixels."""
+    pips = [replace(p, x=p.x * scale, y=p.y * scale, r=p.r * scale) for p in face.pips]
+    return replace(face, pips=pips, x=face.x * scale, y=face.y * scale)
+
+
 def read_dice(
     cfg: Config,
     image: Image,
@@ -2061,6 +2091,7 @@ def read_dice(
     else:
         dice = group_dice(cfg, find_faces(cfg, work, pips))
         judge_dice(cfg, work, dice)
+        dice += _larger_dice(cfg, work, dice)
     for die in dice:
         x, y = die.center_px
         die.center_px = (x / zoom + x0, y / zoom + y0)

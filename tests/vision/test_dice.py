@@ -378,6 +378,45 @@ def test_two_dice_touching_without_a_shadow_are_parted_into_two_faces() -> None:
     assert [d.value for d in read_dice(never, img).dice] == [None]
 
 
+def test_a_close_view_s_large_pips_are_read_at_a_smaller_size() -> None:
+    import cv2
+    import numpy as np
+
+    # A 5 filling most of a 640 x 480 photo: its pips 48 px across, three times the
+    # largest looked for at full size (a photo this small is not halved for pips).
+    img = np.full((480, 640, 3), 140, np.uint8)
+    cv2.rectangle(img, (170, 90), (470, 390), (225, 225, 225), -1)
+    for dx, dy in [(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)]:
+        cv2.circle(img, (320 + 80 * dx, 240 + 80 * dy), 24, (30, 30, 30), -1, cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), 1.5)
+    dice = read_dice(CFG, img).dice
+    assert [(d.value, tuple(round(v) for v in d.center_px)) for d in dice] == [(5, (320, 240))]
+    # Its faces are given in the photo's pixels too (the pips' radius 24, blurred).
+    assert all(22 <= q.r <= 28 for q in dice[0].faces[0].pips), dice[0].faces[0].pips
+    never = copy.deepcopy(CFG)
+    never["pips"]["larger_min_side"] = 1e9  # read at full size only
+    assert read_dice(never, img).dice == []
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="shared/data/dice_real_dev is not beside the repo")
+@pytest.mark.parametrize(
+    ("name", "box"),
+    [("Train_five_10.jpg", (302, 244, 46, 45, 5)), ("Train_six_1.jpg", (264, 219, 66, 63, 6))],
+)
+def test_a_real_die_seen_close_up_is_read(name: str, box: tuple[int, int, int, int, int]) -> None:
+    import cv2
+
+    # The die cut out of its photo and enlarged to 640 px across, as a close view.
+    x, y, w, h, value = box
+    img = cv2.imread(str(REAL / "images" / name))
+    s = max(w, h) * 1.2
+    x0, y0 = int(x + w / 2 - s), int(y + h / 2 - s)
+    crop = img[y0 : int(y + h / 2 + s), x0 : int(x + w / 2 + s)]
+    z = 640 / max(crop.shape[:2])
+    close = cv2.resize(crop, None, fx=z, fy=z, interpolation=cv2.INTER_CUBIC)
+    assert [d.value for d in read_dice(CFG, close).dice] == [value]
+
+
 def test_close_pairs_are_every_pair_within_reach() -> None:
     # The pairs pips are linked from (a dense field of specks would try every pair).
     import itertools
