@@ -1855,9 +1855,18 @@ def judge_dice(cfg: Config, gray: Image, dice: list[DieReading]) -> None:
         die.flat = die.aspect is None or die.aspect >= j["cocked_aspect_uncalibrated"]
         if die.confidence < j["confidence_min"]:
             die.value = None
-        if die.value is None or box is None:
+        if box is None:
             continue
         dark = top.pips[0].dark
+        if die.value is None and top.value is None and len(top.pips) >= j["whole_read_min"]:
+            # Pips of no pattern, all on one even face: some of the face's pips were
+            # missed (one by the face's edge, its ring spoilt): the face read whole.
+            value, conf, _, _ = read_face(cfg, face_patch(gray, box), dark)
+            if value is not None and _pips_inside(top.pips, box) == len(top.pips) < value:
+                die.value, die.confidence = value, conf
+            continue
+        if die.value is None:
+            continue
         again, _, _, _ = read_face(cfg, face_patch(gray, box), dark)
         if again is not None and again > die.value >= 4:
             # The even region may run on over a side face of the same shade, with more

@@ -378,6 +378,24 @@ def test_two_dice_touching_without_a_shadow_are_parted_into_two_faces() -> None:
     assert [d.value for d in read_dice(never, img).dice] == [None]
 
 
+def test_a_face_with_a_pip_missed_is_read_whole() -> None:
+    import cv2
+    import numpy as np
+
+    # A 5 whose top-left pip is smudged into an oval the pip finder passes over: the four
+    # pips found make no pattern, but all lie on one even face, read whole as a 5.
+    img = np.full((240, 320, 3), (30, 60, 30), np.uint8)
+    cv2.rectangle(img, (110, 70), (210, 170), (225, 225, 225), -1)
+    for dx, dy in [(1, -1), (-1, 1), (1, 1), (0, 0)]:
+        cv2.circle(img, (160 + 28 * dx, 120 + 28 * dy), 8, (30, 30, 30), -1, cv2.LINE_AA)
+    cv2.ellipse(img, (132, 92), (9, 6), 0, 0, 360, (30, 30, 30), -1, cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), 1.2)
+    assert [d.value for d in read_dice(CFG, img).dice] == [5]
+    never = copy.deepcopy(CFG)
+    never["judge"]["whole_read_min"] = 99.0  # no face is read whole
+    assert [d.value for d in read_dice(never, img).dice] == [None]
+
+
 def test_a_close_view_s_large_pips_are_read_at_a_smaller_size() -> None:
     import cv2
     import numpy as np
