@@ -575,7 +575,19 @@ def _single_is_face(cfg: Config, gray: Image, pip: Pip) -> bool:
     values = gray[y0:y1, x0:x1][annulus].astype(np.float64)
     sign = 1.0 if pip.dark else -1.0
     dark = sign * (pip.face - values) >= f["single_spot"] * pip.contrast
-    return bool(dark.mean() <= f["single_spot_share"])
+    if dark.mean() > f["single_spot_share"]:
+        return False
+    # And the pip itself is a filled disc (seen at a slant, an ellipse): a key's letter
+    # on a laptop is no 1.
+    inside = sign * (pip.face - gray[y0:y1, x0:x1].astype(np.float64)) >= pip.contrast / 2
+    _, lab = cv2.connectedComponents(inside.astype(np.uint8), connectivity=8)
+    blob = lab == lab[int(pip.y) - y0, int(pip.x) - x0]
+    if not inside[int(pip.y) - y0, int(pip.x) - x0]:
+        return False
+    m = cv2.moments(blob.astype(np.uint8), True)
+    det = (m["mu20"] * m["mu02"] - m["mu11"] ** 2) / m["m00"] ** 2
+    # A filled ellipse's area is 4 pi sqrt(det) of its second moments.
+    return bool(m["m00"] >= f["single_fill"] * 4 * math.pi * math.sqrt(max(det, 1e-9)))
 
 
 def _two_is_face(cfg: Config, gray: Image, a: Pip, b: Pip) -> bool:
