@@ -555,11 +555,13 @@ def _pattern(cfg: Config, pts: NDArray[np.float64]) -> tuple[int | None, float]:
 def _single_is_face(cfg: Config, gray: Image, pip: Pip) -> bool:
     """A lone pip is a face of 1 only if an even face surrounds it well beyond the pip."""
     f = cfg["faces"]
-    pts = _circle(pip.x, pip.y, f["single_ring"] * pip.r + 1)
     hgt, wid = gray.shape
-    inside = (pts[:, 0] >= 0) & (pts[:, 0] < wid) & (pts[:, 1] >= 0) & (pts[:, 1] < hgt)
-    if inside.mean() < 1:
+    # By the picture's edge (a die partly out of it) the ring is drawn as far as it goes.
+    edge = min(pip.x, pip.y, wid - 1 - pip.x, hgt - 1 - pip.y)
+    radius = min(f["single_ring"] * pip.r + 1, edge)
+    if radius < f["single_ring_min"] * pip.r:
         return False
+    pts = _circle(pip.x, pip.y, radius)
     ring = gray[pts[:, 1].astype(int), pts[:, 0].astype(int)].astype(np.float64)
     near = np.abs(ring - pip.face) <= f["single_ring_tolerance"] * pip.contrast
     if near.mean() < f["single_ring_share"]:

@@ -275,6 +275,8 @@ def test_a_blurred_die_s_lone_pip_is_no_1(name: str, box: tuple[int, int, int, i
         # ... or a 6 with four pips of its side face's 5 (the fifth not linked), its side
         # face's pips far less round than its own.
         ("Train_six_30.jpg", (273, 69, 51, 39, 6)),
+        # A 1 two pip diameters from the photo's bottom edge.
+        ("Train_dice_37.jpg", (311, 448, 34, 31, 1)),
     ],
 )
 def test_real_dice_that_were_misread_read_right(
@@ -402,6 +404,22 @@ def test_a_letter_on_a_dark_key_is_no_black_die_showing_1(mark: str) -> None:
     never = copy.deepcopy(CFG)
     never["faces"]["single_fill"] = 0.0
     assert [d.value for d in read_dice(never, _key(mark)).dice] == [1]
+
+
+def test_a_1_by_the_photo_s_edge_is_read() -> None:
+    import cv2
+    import numpy as np
+
+    # A die showing 1, partly out of the photo: the even face round its pip is checked as
+    # far as the photo goes (2.6 pip radii here, not 3).
+    img = np.full((240, 320, 3), 140, np.uint8)
+    cv2.rectangle(img, (120, 176), (200, 239), (225, 225, 225), -1)
+    cv2.circle(img, (160, 216), 8, (30, 30, 30), -1, cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    assert [(d.value, round(d.center_px[1])) for d in read_dice(CFG, img).dice] == [(1, 216)]
+    whole = copy.deepcopy(CFG)
+    whole["faces"]["single_ring_min"] = 3.2  # the ring must lie wholly in the photo
+    assert read_dice(whole, img).dice == []
 
 
 def test_a_face_with_a_pip_missed_is_read_whole() -> None:
