@@ -553,7 +553,9 @@ def _pattern(cfg: Config, pts: NDArray[np.float64]) -> tuple[int | None, float]:
 
 
 def _single_is_face(cfg: Config, gray: Image, pip: Pip) -> bool:
-    """A lone pip is a face of 1 only if an even face surrounds it well beyond the pip."""
+    """A lone pip is a face of 1 only if an even face surrounds it well beyond the pip
+    (as far as the picture goes), nothing like another pip lies near it, and it is a
+    filled disc."""
     f = cfg["faces"]
     hgt, wid = gray.shape
     # By the picture's edge (a die partly out of it) the ring is drawn as far as it goes.
@@ -582,10 +584,11 @@ def _single_is_face(cfg: Config, gray: Image, pip: Pip) -> bool:
     # And the pip itself is a filled disc (seen at a slant, an ellipse): a key's letter
     # on a laptop is no 1.
     inside = sign * (pip.face - gray[y0:y1, x0:x1].astype(np.float64)) >= pip.contrast / 2
-    _, lab = cv2.connectedComponents(inside.astype(np.uint8), connectivity=8)
-    blob = lab == lab[int(pip.y) - y0, int(pip.x) - x0]
-    if not inside[int(pip.y) - y0, int(pip.x) - x0]:
+    at = (int(pip.y) - y0, int(pip.x) - x0)
+    if not inside[at]:
         return False
+    _, lab = cv2.connectedComponents(inside.astype(np.uint8), connectivity=8)
+    blob = lab == lab[at]
     m = cv2.moments(blob.astype(np.uint8), True)
     det = (m["mu20"] * m["mu02"] - m["mu11"] ** 2) / m["m00"] ** 2
     # A filled ellipse's area is 4 pi sqrt(det) of its second moments.
@@ -711,8 +714,8 @@ def pip_groups(
 
 
 def _split_two(cfg: Config, gray: Image, group: list[Pip]) -> list[list[Pip]]:
-    """A group of more pips than a face has (`faces.split_min` to `split_max`) that
-    makes no pattern, as the two patterns a straight line parts it into (two dice
+    """A group of `faces.split_min` to `split_max` pips that makes no pattern, as the
+    two patterns a straight line parts it into (two dice
     touching where their faces meet without a shadow between them link across, and so
     do a die's top and side face seen at a slant: a 2 and a 4 as six pips), the pair
     read with the most confidence. Failing that, a pattern of `split_side_top_min` pips
@@ -1856,7 +1859,8 @@ def judge_dice(cfg: Config, gray: Image, dice: list[DieReading]) -> None:
     cocked), values read with too little confidence dropped, and each value read again
     from its whole face (the even region round its pips, warped to a square): where the
     two disagree, or a 2's or 3's pips run along a side of the face (a 6's column alone
-    makes a 3), the die is unreadable."""
+    makes a 3), the die is unreadable. A top face of `whole_read_min` pips or more that
+    make no pattern takes the value its whole face shows, where that has more pips."""
     j = cfg["judge"]
     for die in dice:
         top = die.faces[0]
