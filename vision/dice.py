@@ -2070,6 +2070,31 @@ def _scaled(face: Face, scale: float) -> Face:
     return replace(face, pips=pips, x=face.x * scale, y=face.y * scale)
 
 
+def _darkest_again(
+    cfg: Config, image: Image, geo: BoardGeometry, found: list[DieReading]
+) -> list[DieReading]:
+    """A calibrated frame where fewer than two dice read a value, read again on its
+    darkest colour channel (a translucent die's light pips stand out half as much again
+    there): the dice read there that show 2 or more (`read.darkest_again_min`), flat,
+    a die's side or more from any found (image px). On that channel a coloured board goes
+    dark and the gaps between dark checkers stand out light, so lone spots (1s) and
+    tilted faces read there do not count."""
+    if sum(d.value is not None for d in found) >= 2 or not _colour(image):
+        return []
+    again = read_dice(cfg, image, geo, None, None, board_gray(image, geo, darkest=True)).dice
+    side = cfg["judge"]["die_mm"]
+    return [
+        d
+        for d in again
+        if d.value is not None
+        and d.value >= cfg["read"]["darkest_again_min"]
+        and d.flat
+        and all(
+            math.dist(d.center_px, e.center_px) > side * px_per_mm(geo, *d.center_px) for e in found
+        )
+    ]
+
+
 def read_dice(
     cfg: Config,
     image: Image,
@@ -2087,6 +2112,7 @@ def read_dice(
     the caller has it already (several regions of one frame).
     """
     start = time.perf_counter()
+    whole = gray is None and region is None  # the whole frame, read here alone
     if gray is None:
         gray = to_gray(image) if geo is None else board_gray(image, geo)
     x0 = y0 = 0
@@ -2124,5 +2150,7 @@ def read_dice(
         die.center_px = (x / zoom + x0, y / zoom + y0)
         if geo is not None:
             die.section = geo.section_px(*die.center_px)
+    if geo is not None and whole and cfg["read"]["darkest_again"]:
+        dice += _darkest_again(cfg, image, geo, dice)
     roll, valid, reasons = verdict(dice, roller, geo is not None)
     return DiceResult(dice, roll, valid, reasons, (time.perf_counter() - start) * 1000)

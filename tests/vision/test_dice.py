@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from vision.config import load_config
 from vision.dice import REASONS, DieReading, Face, Pip, group_dice, read_dice, verdict
 from vision.errors import ConfigError
 from vision.evaluate import evaluate
-from vision.render import START, Die, Look, Scene, render
+from vision.render import START, STYLES, Die, Look, Scene, render
 
 REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice_real_dev"
 CFG = load_config()
@@ -39,6 +40,30 @@ def test_every_face_is_read_on_a_clean_rendered_board(value: int, style: str) ->
     assert result.roll == tuple(sorted([value, 7 - value], reverse=True))
     assert result.valid and result.reasons == []
     assert all(d.section == "right" and d.flat for d in result.dice)
+
+
+@pytest.mark.parametrize(("board", "value"), [("classic", 1), ("blue", 6), ("tournament", 3)])
+def test_a_translucent_die_missed_in_grey_is_found_on_the_darkest_channel(
+    board: str, value: int
+) -> None:
+    # Translucent dice, blurred and compressed: in grey one die's light pips are too faint
+    # to read; on the darkest colour channel they stand out.
+    look = Look(blur=1.6 if value != 3 else 2.0, noise=4, jpeg=70 if value != 3 else 60)
+    dice = (
+        Die(value, 400, 150, angle_deg=20, style="translucent"),
+        Die(7 - value, 450, 300, angle_deg=70, style="translucent"),
+    )
+    style = next(s for s in STYLES if s.name == board)
+    scene = Scene(style=style, white=START, black=START, dice=dice, image_size=(1920, 1080))
+    r = render(replace(scene, look=look))
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    result = read_dice(CFG, r.image, geo, "white")
+    assert sorted(d.value for d in result.dice) == sorted([value, 7 - value])
+    assert result.valid
+    grey_only = copy.deepcopy(CFG)
+    grey_only["read"]["darkest_again"] = 0
+    assert len(read_dice(grey_only, r.image, geo, "white").dice) == 1
 
 
 def test_dice_in_the_roller_s_left_section_are_a_wrong_section_for_white_not_black() -> None:
