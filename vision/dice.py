@@ -1762,9 +1762,69 @@ def read_calibrated(
             kept.faces[0].pips.extend(group)
             continue
         dice.append(die)
+    dice = _lone_ones(cfg, image, work, pips, geo, view, dice)
     for die in dice:
         _judge_calibrated(cfg, gray, geo, view, die)
     return dice
+
+
+def _lone_ones(
+    cfg: Config,
+    image: Image,
+    work: Image,
+    pips: list[Pip],
+    geo: BoardGeometry,
+    view: tuple[float, int, int],
+    dice: list[DieReading],
+) -> list[DieReading]:
+    """`dice` with each 1 checked: a pip of its kind that no other die read took (but
+    another 1), within
+    `read.one_partner_reach` of the largest die's side, may be the other pip of a large
+    die's 2 or 3, seeded apart from it (further apart than `seed_link` of a usual side).
+    The two read together make that die where they read 2 or more; else the 1 is not
+    sure (`read.one_partner_confidence`)."""
+    r, f = cfg["read"], cfg["faces"]
+    reach = (
+        r["one_partner_reach"] * cfg["pips"]["die_mm_max"] / cfg["judge"]["die_mm"]
+    ) * _usual_side(cfg, geo, work, view)
+    taken = {id(q) for d in dice if (d.value or 0) >= 2 for face in d.faces for q in face.pips}
+
+    def alike(a: Pip, b: Pip) -> bool:
+        return (
+            a.dark == b.dark
+            and max(a.r, b.r) <= f["size_ratio_max"] * min(a.r, b.r)
+            and max(a.contrast, b.contrast) <= f["contrast_ratio_max"] * min(a.contrast, b.contrast)
+            and abs(a.face - b.face) <= r["seed_face_diff"] * min(a.contrast, b.contrast)
+        )
+
+    out = list(dice)
+    for die in dice:
+        if die.value != 1 or die not in out:
+            continue
+        own = die.faces[0].pips[:1]
+        partners = [
+            q
+            for q in pips
+            if id(q) not in taken
+            and q is not own[0]
+            and math.hypot(q.x - own[0].x, q.y - own[0].y) <= reach
+            and alike(q, own[0])
+        ]
+        if not partners:
+            continue
+        again, _, _ = _read_seeds(cfg, image, work, geo, view, own + partners)
+        if again is not None and (again.value or 0) >= 2:
+            # The partners' own readings (no value, or 1s) were that die's too.
+            ids = {id(q) for q in partners}
+            out = [
+                d
+                for d in out
+                if d is not die and not any(id(q) in ids for face in d.faces for q in face.pips)
+            ]
+            out.append(again)
+        else:
+            die.confidence *= r["one_partner_confidence"]
+    return out
 
 
 def read_bars(

@@ -199,6 +199,17 @@ def test_a_6_with_one_column_round_and_the_other_run_into_a_bar_is_read(
     assert 6 not in [d.value for d in without.dice]
 
 
+def test_a_large_die_s_2_seeded_as_two_1s_is_read_as_a_2() -> None:
+    # Seed 11's roll 30: a large black 2 on a black checker, its pips further apart than
+    # seed_link of a usual die's side, each read alone as a 1 with full confidence (the
+    # other pip just outside its box). Read together they make the 2.
+    scene, want, result = _benchmark_read(30, 11)
+    assert want == ["on_checker"] and sorted(d.value for d in scene.dice) == [1, 2]
+    assert sorted((d.value, round(d.center_px[0], -1)) for d in result.dice) == [(1, 870), (2, 630)]
+    _, _, alone = _benchmark_read(30, 11, one_partner_reach=0)
+    assert sorted(d.value for d in alone.dice) == [1, 1]
+
+
 def test_a_6_with_one_column_found_is_boxed_either_side_of_it() -> None:
     # Seed 7's roll 70: a white 6 on a light point, its far column's pip rings spoilt by
     # the point; its face fitted to the edges takes in one column only.
