@@ -1087,16 +1087,21 @@ def _edge_pair(
     return int(left[i]), int(right[k]), min(a, b) / max(a, b)
 
 
+def _same_kind(cfg: Config, a: Pip, b: Pip) -> bool:
+    """Whether two pips may seed one die: both dark or both light, on faces whose levels
+    differ by less than `read.seed_face_diff` of their contrast."""
+    return a.dark == b.dark and abs(a.face - b.face) <= cfg["read"]["seed_face_diff"] * min(
+        a.contrast, b.contrast
+    )
+
+
 def seed_groups(cfg: Config, pips: list[Pip], side_px: float) -> list[list[Pip]]:
     """Pips close enough to share a die's face (single linkage), of one kind and face level."""
     reach = cfg["read"]["seed_link"] * side_px
-    face_diff = cfg["read"]["seed_face_diff"]
 
     def linked(i: int, k: int) -> bool:
         a, b = pips[i], pips[k]
-        if a.dark != b.dark or math.hypot(a.x - b.x, a.y - b.y) > reach:
-            return False
-        return abs(a.face - b.face) <= face_diff * min(a.contrast, b.contrast)
+        return math.hypot(a.x - b.x, a.y - b.y) <= reach and _same_kind(cfg, a, b)
 
     # Only pairs at most `reach` apart are tried.
     xy = np.array([[q.x, q.y] for q in pips], np.float64).reshape(-1, 2)
@@ -1741,7 +1746,8 @@ def read_calibrated(
     zoom = view[0]
     j, r = cfg["judge"], cfg["read"]
     dice: list[DieReading] = []
-    for group in seed_groups(cfg, pips, _usual_side(cfg, geo, work, view)):
+    side = _usual_side(cfg, geo, work, view)
+    for group in seed_groups(cfg, pips, side):
         die, fitted, scale = _read_seeds(cfg, image, work, geo, view, group)
         if die is None:
             continue
@@ -1762,7 +1768,7 @@ def read_calibrated(
             kept.faces[0].pips.extend(group)
             continue
         dice.append(die)
-    dice = _lone_ones(cfg, image, work, pips, geo, view, dice)
+    dice = _lone_ones(cfg, image, work, pips, geo, view, side, dice)
     for die in dice:
         _judge_calibrated(cfg, gray, geo, view, die)
     return dice
@@ -1775,6 +1781,7 @@ def _lone_ones(
     pips: list[Pip],
     geo: BoardGeometry,
     view: tuple[float, int, int],
+    side: float,
     dice: list[DieReading],
 ) -> list[DieReading]:
     """`dice` with each 1 checked: a pip of its kind that no other die read took (but
@@ -1782,19 +1789,16 @@ def _lone_ones(
     `read.one_partner_reach` of the largest die's side, may be the other pip of a large
     die's 2 or 3, seeded apart from it (further apart than `seed_link` of a usual side).
     The two read together make that die where they read 2 or more; else the 1 is not
-    sure (`read.one_partner_confidence`)."""
+    sure (`read.one_partner_confidence`). `side` is a usual die's side (work px)."""
     r, f = cfg["read"], cfg["faces"]
-    reach = (
-        r["one_partner_reach"] * cfg["pips"]["die_mm_max"] / cfg["judge"]["die_mm"]
-    ) * _usual_side(cfg, geo, work, view)
+    reach = r["one_partner_reach"] * cfg["pips"]["die_mm_max"] / cfg["judge"]["die_mm"] * side
     taken = {id(q) for d in dice if (d.value or 0) >= 2 for face in d.faces for q in face.pips}
 
     def alike(a: Pip, b: Pip) -> bool:
         return (
-            a.dark == b.dark
+            _same_kind(cfg, a, b)
             and max(a.r, b.r) <= f["size_ratio_max"] * min(a.r, b.r)
             and max(a.contrast, b.contrast) <= f["contrast_ratio_max"] * min(a.contrast, b.contrast)
-            and abs(a.face - b.face) <= r["seed_face_diff"] * min(a.contrast, b.contrast)
         )
 
     out = list(dice)
@@ -2142,7 +2146,7 @@ def _darkest_again(
     if sum(d.value is not None for d in found) >= 2 or not _colour(image):
         return []
     again = read_dice(cfg, image, geo, None, None, board_gray(image, geo, darkest=True)).dice
-    side = cfg["judge"]["die_mm"]
+    die_mm = cfg["judge"]["die_mm"]
     return [
         d
         for d in again
@@ -2150,7 +2154,8 @@ def _darkest_again(
         and d.value >= cfg["read"]["darkest_again_min"]
         and d.flat
         and all(
-            math.dist(d.center_px, e.center_px) > side * px_per_mm(geo, *d.center_px) for e in found
+            math.dist(d.center_px, e.center_px) > die_mm * px_per_mm(geo, *d.center_px)
+            for e in found
         )
     ]
 
