@@ -1,12 +1,13 @@
 """Dice reading: pip accuracy on real photos and rendered rolls, verdicts, time per frame.
 
-    .venv/bin/python benchmarks/dice.py [--rolls 140] [--seed 2026] [--real DIR]
+    .venv/bin/python benchmarks/dice.py [--rolls 140] [--seed 2026] [--real DIR] [--reader pips]
 
 - Real photos: `../shared/data/dice_real_dev` (394 webcam photos, 1,200 dice), read
   without a calibration. Unreadable and missed dice count as wrong.
 - Rendered rolls: every kind in turn (valid, cocked, on a checker, wrong section, off
   the board, wrong number of dice, opening roll) on random boards, styles, poses and
-  looks at 1920x1080, read with the true calibration and the roller.
+  looks at 1920x1080, read with the true calibration and the roller (by the dice
+  networks, `vision/dicenet.py`; with `--reader pips`, by the pip reader).
 - The same rolls as in a video (`DiceWatch`): the board seen first without the dice, then
   read only where it changed (and, with one die read, completed there).
 - Time: the median per image on one core, and its share of the 33 ms frame interval at
@@ -80,9 +81,14 @@ def main() -> None:
     ap.add_argument("--rolls", type=int, default=140)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--real", default=str(ROOT.parent / "shared" / "data" / "dice_real_dev"))
+    ap.add_argument("--reader", choices=["net", "pips"], default="net")
     args = ap.parse_args()
     cv2.setNumThreads(1)  # one core, as the target says
     cfg = load_config()
+    cfg["net"]["use"] = float(args.reader == "net")
+    print(
+        f"calibrated frames read by the {'dice networks' if args.reader == 'net' else 'pip reader'}"
+    )
     real = Path(args.real)
     if (real / "labels.jsonl").is_file():
         show("real photos", evaluate(cfg, real).to_json())

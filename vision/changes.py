@@ -49,10 +49,12 @@ from vision.dice import (
     board_crop,
     checker_reach_mm,
     components,
+    net_dice,
     px_per_mm,
     read_boxed,
     read_dice,
     to_gray,
+    uses_net,
     verdict,
 )
 
@@ -458,6 +460,28 @@ class DiceWatch:
         becomes that picture of the board."""
         return self.read_roll(image).dice
 
+    def _read_net(self, image: Image, changed: _Small | None) -> list[DieReading]:
+        """The dice the networks read (`vision.dicenet`): on the whole board, or with the
+        board without dice known, only those marked where it changed since."""
+        if changed is None:
+            return net_dice(self.cfg, image, self.geo)
+        c = self.cfg["changed"]
+        per_mm = self.background.mid_per_mm
+        regions = self.background.regions(
+            changed,
+            2 * c["still_reach"] * self.cfg["judge"]["die_mm"] * per_mm,
+            c["still_share"] * c["region_share"],
+            c["region_pad"] * self.cfg["pips"]["die_mm_max"] * per_mm,
+        )
+        if not regions:
+            return []
+        near = []
+        for x0, y0, x1, y1 in regions:
+            mm = self.geo.px_to_mm([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+            lo, hi = mm.min(axis=0), mm.max(axis=0)
+            near.append((float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
+        return net_dice(self.cfg, image, self.geo, near)
+
     def read_roll(self, image: Image, roller: str | None = None) -> DiceResult:
         """`read`, with the roll and its verdict for `roller` as `read_dice` gives them."""
         start = time.perf_counter()
@@ -465,6 +489,12 @@ class DiceWatch:
         changed = self.background.changed(image)
         if changed is not None and changed.image.mean() > c["whole_max"]:
             changed = None  # most of the board changed (the light): the frame is read whole
+        if uses_net(self.cfg, image, self.geo):
+            dice = self._read_net(image, changed)
+            if not dice:
+                self.background.remember(image)
+            roll, valid, reasons = verdict(dice, roller, True)
+            return DiceResult(dice, roll, valid, reasons, (time.perf_counter() - start) * 1000)
         # The frame in grey, converted where it is read (all of it, read whole).
         gray = GrayParts(image, self.geo)
         if changed is None:

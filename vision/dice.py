@@ -37,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry, Color
+from vision import dicenet
 from vision.config import Config
 from vision.errors import ImageError
 
@@ -2160,6 +2161,38 @@ def _darkest_again(
     ]
 
 
+def net_dice(
+    cfg: Config,
+    image: Image,
+    geo: BoardGeometry,
+    near: list[tuple[float, float, float, float]] | None = None,
+) -> list[DieReading]:
+    """The dice the networks read on a calibrated colour frame (`vision.dicenet`); with
+    `near`, only those marked inside these boxes (board mm)."""
+    out = []
+    for d in dicenet.find_dice(cfg, image, geo, near):
+        (px,) = geo.mm_to_px([(d.x_mm, d.y_mm)])
+        best = int(np.argmax(d.values))
+        sure = float(d.values[best])
+        state = dicenet.STATES[int(np.argmax(d.states))]
+        out.append(
+            DieReading(
+                best + 1 if sure >= cfg["net"]["value_min"] else None,
+                sure,
+                (float(px[0]), float(px[1])),
+                flat=state != "cocked",
+                section=geo.section_mm(d.x_mm, d.y_mm),
+                on_checker=state == "on_checker",
+            )
+        )
+    return out
+
+
+def uses_net(cfg: Config, image: Image, geo: BoardGeometry | None) -> bool:
+    """Whether the networks read this frame: a calibrated colour frame, `[net] use` on."""
+    return geo is not None and bool(cfg["net"]["use"]) and _colour(image)
+
+
 def read_dice(
     cfg: Config,
     image: Image,
@@ -2178,6 +2211,10 @@ def read_dice(
     """
     start = time.perf_counter()
     whole = gray is None and region is None  # the whole frame, read here alone
+    if whole and geo is not None and uses_net(cfg, image, geo):
+        dice = net_dice(cfg, image, geo)
+        roll, valid, reasons = verdict(dice, roller, True)
+        return DiceResult(dice, roll, valid, reasons, (time.perf_counter() - start) * 1000)
     if gray is None:
         gray = to_gray(image) if geo is None else board_gray(image, geo)
     x0 = y0 = 0

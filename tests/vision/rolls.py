@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from functools import cache
 
+from vision.config import Config
 from vision.render import ROLL_KINDS, Scene, random_roll_scene
 
 
@@ -18,3 +20,11 @@ def benchmark_roll(n: int, seed: int = 2026) -> tuple[Scene, str, list[str]]:
             rng, ROLL_KINDS[k % len(ROLL_KINDS)], (1920, 1080)
         )
     return scene, roller, reasons
+
+
+def pip_reader(cfg: Config) -> Config:
+    """`cfg` with the dice networks off: calibrated colour frames read by the pip reader
+    (`vision.dice.read_calibrated`), as grey frames always are."""
+    out = copy.deepcopy(cfg)
+    out["net"]["use"] = 0
+    return out

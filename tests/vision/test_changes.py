@@ -16,13 +16,17 @@ import pytest
 
 from calibration.geometry import BoardGeometry
 from companion.gamevideo import GameFilm, film_game
-from tests.vision.rolls import benchmark_roll
+from tests.vision.rolls import benchmark_roll, pip_reader
 from vision.changes import Background, DiceWatch, changed_config
-from vision.config import load_config
+from vision.config import Config, load_config
 from vision.dice import read_dice, verdict
 from vision.render import START, Die, Rendered, Scene, render
 
-CFG = load_config()
+# The pip reader's video path (the networks' is tested in test_dicenet.py); the tests of what
+# either reader must do take both.
+NET = load_config()
+CFG = pip_reader(NET)
+READERS = pytest.mark.parametrize("cfg", [NET, CFG], ids=["net", "pips"])
 
 
 def camera(image: np.ndarray) -> np.ndarray:
@@ -92,11 +96,12 @@ def _board(**kw: object) -> Scene:
     return Scene(**args)  # type: ignore[arg-type]
 
 
-def test_checkers_moved_without_dice_add_no_die_and_become_the_board() -> None:
+@READERS
+def test_checkers_moved_without_dice_add_no_die_and_become_the_board(cfg: Config) -> None:
     start = render(_board())
     assert start.calibration is not None
     geo = BoardGeometry(start.calibration)
-    watch = DiceWatch(CFG, geo)
+    watch = DiceWatch(cfg, geo)
     assert watch.read(start.image) == []
     # 13/7 8/7 for white, 13/10 for black: gaps between checkers open and close.
     white = list(START)
@@ -144,7 +149,8 @@ def test_the_relaxed_thresholds_are_named_in_the_changed_section() -> None:
     assert CFG["read"]["even_box"] == CFG["pips"]["bar_whole"] == CFG["read"]["centred_box"] == 0
 
 
-def test_a_gap_opened_between_checkers_moved_beside_the_dice_is_no_die() -> None:
+@READERS
+def test_a_gap_opened_between_checkers_moved_beside_the_dice_is_no_die(cfg: Config) -> None:
     # The referee benchmark's third game: white has played 15/13 13/7 with his 6-2 still
     # down. A gap that opened between two checkers by the bar changed since the board was
     # seen without dice, and reads no value even with the relaxed checks: no die. (Taken
@@ -154,7 +160,7 @@ def test_a_gap_opened_between_checkers_moved_beside_the_dice_is_no_die() -> None
     assert not before.dice and [d.value for d in moved.dice] == [6, 2]
     r = render(moved)
     assert r.calibration is not None
-    watch = DiceWatch(CFG, BoardGeometry(r.calibration))
+    watch = DiceWatch(cfg, BoardGeometry(r.calibration))
     assert watch.read(camera(render(before).image)) == []
     frame = camera(r.image)
     assert watch.background.places(frame)  # the dice and the checkers moved
@@ -185,7 +191,8 @@ def test_what_reads_as_a_die_where_nothing_changed_is_part_of_the_board() -> Non
     assert sorted(d.value or 0 for d in watch.read(brighter)) == still
 
 
-def test_checkers_restacked_beside_two_dice_or_after_the_pick_up_add_no_die() -> None:
+@READERS
+def test_checkers_restacked_beside_two_dice_or_after_the_pick_up_add_no_die(cfg: Config) -> None:
     # Black's 6-6 is down while he restacks his checkers; then he picks the dice up. The
     # restacked rims changed since the board was seen without dice and, read with the
     # relaxed checks, made a cocked 4 (a third die: white's next roll was called early).
@@ -195,7 +202,7 @@ def test_checkers_restacked_beside_two_dice_or_after_the_pick_up_add_no_die() ->
     assert not before.dice and not picked.dice and [d.value for d in down.dice] == [6, 6]
     r = render(down)
     assert r.calibration is not None
-    watch = DiceWatch(CFG, BoardGeometry(r.calibration))
+    watch = DiceWatch(cfg, BoardGeometry(r.calibration))
     assert watch.read(camera(render(before).image)) == []
     assert [d.value for d in watch.read(camera(r.image))] == [6, 6]
     after = camera(render(picked).image)

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from calibration.geometry import BoardGeometry
-from vision.config import load_config
+from tests.vision.rolls import pip_reader
+from vision.config import Config, load_config
 from vision.dice import REASONS, DieReading, Face, Pip, group_dice, read_dice, verdict
 from vision.errors import ConfigError
 from vision.evaluate import evaluate
@@ -19,6 +20,7 @@ from vision.render import START, STYLES, Die, Look, Scene, render
 
 REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice_real_dev"
 CFG = load_config()
+PIPS = pip_reader(CFG)  # calibrated colour frames read by the pip reader, not the networks
 
 
 def rendered_roll(value: int, style: str, **kw: object) -> tuple[object, BoardGeometry]:
@@ -31,11 +33,12 @@ def rendered_roll(value: int, style: str, **kw: object) -> tuple[object, BoardGe
     return r, BoardGeometry(r.calibration)
 
 
+@pytest.mark.parametrize("cfg", [CFG, PIPS], ids=["net", "pips"])
 @pytest.mark.parametrize("style", ["white", "red", "black", "translucent"])
 @pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
-def test_every_face_is_read_on_a_clean_rendered_board(value: int, style: str) -> None:
+def test_every_face_is_read_on_a_clean_rendered_board(value: int, style: str, cfg: Config) -> None:
     r, geo = rendered_roll(value, style, look=Look())
-    result = read_dice(CFG, r.image, geo, "white")  # type: ignore[attr-defined]
+    result = read_dice(cfg, r.image, geo, "white")  # type: ignore[attr-defined]
     assert sorted(d.value for d in result.dice) == sorted([value, 7 - value])
     assert result.roll == tuple(sorted([value, 7 - value], reverse=True))
     assert result.valid and result.reasons == []
@@ -43,7 +46,7 @@ def test_every_face_is_read_on_a_clean_rendered_board(value: int, style: str) ->
 
 
 @pytest.mark.parametrize(("board", "value"), [("classic", 1), ("blue", 6), ("tournament", 3)])
-def test_a_translucent_die_missed_in_grey_is_found_on_the_darkest_channel(
+def test_the_pip_reader_finds_a_translucent_die_missed_in_grey_on_the_darkest_channel(
     board: str, value: int
 ) -> None:
     # Translucent dice, blurred and compressed: in grey one die's light pips are too faint
@@ -58,18 +61,21 @@ def test_a_translucent_die_missed_in_grey_is_found_on_the_darkest_channel(
     r = render(replace(scene, look=look))
     assert r.calibration is not None
     geo = BoardGeometry(r.calibration)
-    result = read_dice(CFG, r.image, geo, "white")
+    result = read_dice(PIPS, r.image, geo, "white")
     assert sorted(d.value for d in result.dice) == sorted([value, 7 - value])
     assert result.valid
-    grey_only = copy.deepcopy(CFG)
+    grey_only = copy.deepcopy(PIPS)
     grey_only["read"]["darkest_again"] = 0
     assert len(read_dice(grey_only, r.image, geo, "white").dice) == 1
 
 
-def test_dice_in_the_roller_s_left_section_are_a_wrong_section_for_white_not_black() -> None:
+@pytest.mark.parametrize("cfg", [CFG, PIPS], ids=["net", "pips"])
+def test_dice_in_the_roller_s_left_section_are_a_wrong_section_for_white_not_black(
+    cfg: Config,
+) -> None:
     r, geo = rendered_roll(3, "white", look=Look())
-    assert read_dice(CFG, r.image, geo, "black").reasons == ["wrong_section"]  # type: ignore[attr-defined]
-    assert read_dice(CFG, r.image, geo, "opening").reasons == ["wrong_section"]  # type: ignore[attr-defined]
+    assert read_dice(cfg, r.image, geo, "black").reasons == ["wrong_section"]  # type: ignore[attr-defined]
+    assert read_dice(cfg, r.image, geo, "opening").reasons == ["wrong_section"]  # type: ignore[attr-defined]
 
 
 def die(value: int | None = 3, section: str | None = "right", **kw: object) -> DieReading:

@@ -12,22 +12,24 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
-from tests.vision.rolls import benchmark_roll
-from vision.config import load_config
+from tests.vision.rolls import benchmark_roll, pip_reader
+from vision.config import Config, load_config
 from vision.dice import _PATCH, Pip, column_boxes, pattern_aspect, read_dice, read_face
 from vision.render import DICE_STYLES, START, Die, Look, Scene, checker_layout, render
 
-CFG = load_config()
+NET = load_config()
+CFG = pip_reader(NET)  # the pip reader's parts; what either reader must do takes both
+READERS = pytest.mark.parametrize("cfg", [NET, CFG], ids=["net", "pips"])
 # A plain board lit evenly, and the same seen as a camera at a table sees it.
 PLAIN = Look()
 TABLE = Look(light_gradient=0.15, vignette=0.1, noise=3.0, blur=0.6, jpeg=85)
 
 
-def read(dice: tuple[Die, ...], roller: str, look: Look = PLAIN, **kw: object):  # type: ignore[no-untyped-def]
+def read(dice: tuple[Die, ...], roller: str, look: Look = PLAIN, cfg: Config = NET, **kw: object):  # type: ignore[no-untyped-def]
     scene = Scene(white=START, black=START, dice=dice, image_size=(1920, 1080), look=look, **kw)  # type: ignore[arg-type]
     r = render(scene)
     assert r.calibration is not None
-    return read_dice(CFG, r.image, BoardGeometry(r.calibration), roller)
+    return read_dice(cfg, r.image, BoardGeometry(r.calibration), roller)
 
 
 # The right section's middle is free of checkers at the start (white's 2-5 and 20-23).
@@ -35,19 +37,23 @@ RIGHT = ((360.0, 180.0), (450.0, 270.0))
 LEFT = ((120.0, 180.0), (200.0, 260.0))
 
 
+@READERS
 @pytest.mark.parametrize("style", sorted(DICE_STYLES))
 @pytest.mark.parametrize("look", [PLAIN, TABLE], ids=["plain", "table"])
-def test_every_dice_style_is_read_and_a_fair_roll_stands(style: str, look: Look) -> None:
+def test_every_dice_style_is_read_and_a_fair_roll_stands(
+    style: str, look: Look, cfg: Config
+) -> None:
     for a, b in ((6, 1), (5, 2), (4, 3)):
         dice = (
             Die(a, *RIGHT[0], angle_deg=25, style=style),
             Die(b, *RIGHT[1], angle_deg=62, style=style),
         )
-        result = read(dice, "white", look)
+        result = read(dice, "white", look, cfg=cfg)
         assert result.roll == (a, b), (style, a, b, [d.to_json() for d in result.dice])
         assert result.valid and result.reasons == []
 
 
+@READERS
 @pytest.mark.parametrize(
     ("dice", "roller", "reasons"),
     [
@@ -78,33 +84,37 @@ def test_every_dice_style_is_read_and_a_fair_roll_stands(style: str, look: Look)
     ],
 )
 def test_each_reroll_reason_on_a_rendered_board(
-    dice: tuple[Die, ...], roller: str, reasons: list[str]
+    dice: tuple[Die, ...], roller: str, reasons: list[str], cfg: Config
 ) -> None:
-    result = read(dice, roller)
+    result = read(dice, roller, cfg=cfg)
     assert result.reasons == reasons, [d.to_json() for d in result.dice]
     assert result.valid == (not reasons)
 
 
+@READERS
 @pytest.mark.parametrize("style", sorted(DICE_STYLES))
-def test_a_cocked_die_of_each_value_is_called_cocked(style: str) -> None:
+def test_a_cocked_die_of_each_value_is_called_cocked(style: str, cfg: Config) -> None:
     # A cocked top face is short across its tilt: its edge lies close to its pips, and
     # the box round it may take in the side face. A cocked 6's columns of pips run
-    # together into bars (`read_bars`). Known limits: a dark die's side face is hardly
-    # darker than its top, so a dark cocked 1 or 6 is missed (README, dice, known limits).
+    # together into bars (`read_bars`). The pip reader's known limits: a dark die's side
+    # face is hardly darker than its top, so a dark cocked 1 or 6 is missed by it (README,
+    # dice, known limits); the networks see every value of every style cocked.
     values = [1, 2, 3, 4, 5] if style in ("white", "translucent") else [2, 3, 4, 5]
+    if cfg is NET:
+        values = [1, 2, 3, 4, 5, 6]
     cases = [(value, turn) for value in values for turn in (9, 40, 75)]
-    if style == "white":
+    if style == "white" and cfg is CFG:
         cases += [(6, 9), (6, 75)]
     for value, turn in cases:
         dice = (
             Die(5, *RIGHT[0], 30, style=style),
             Die(value, *RIGHT[1], turn, state="cocked", style=style),
         )
-        result = read(dice, "white")
+        result = read(dice, "white", cfg=cfg)
         assert result.reasons == ["cocked"], (value, turn, [d.to_json() for d in result.dice])
 
 
-def film_shot(seed: int, shot: int, roller: str):  # type: ignore[no-untyped-def]
+def film_shot(seed: int, shot: int, roller: str, cfg: Config):  # type: ignore[no-untyped-def]
     """A still of a referee benchmark game (`benchmarks/referee.py`), read as a camera's
     Motion JPEG stream delivers it."""
     from companion.gamevideo import film_game
@@ -115,9 +125,10 @@ def film_shot(seed: int, shot: int, roller: str):  # type: ignore[no-untyped-def
     ok, jpeg = cv2.imencode(".jpg", r.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     assert ok
     image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-    return read_dice(CFG, image, BoardGeometry(r.calibration), roller)
+    return read_dice(cfg, image, BoardGeometry(r.calibration), roller)
 
 
+@READERS
 @pytest.mark.parametrize(
     ("seed", "shot", "roller", "roll", "reasons"),
     [
@@ -145,9 +156,9 @@ def film_shot(seed: int, shot: int, roller: str):  # type: ignore[no-untyped-def
     ],
 )
 def test_stills_of_the_referee_games(
-    seed: int, shot: int, roller: str, roll: tuple[int, int], reasons: list[str]
+    seed: int, shot: int, roller: str, roll: tuple[int, int], reasons: list[str], cfg: Config
 ) -> None:
-    result = film_shot(seed, shot, roller)
+    result = film_shot(seed, shot, roller, cfg)
     assert result.reasons == reasons, [d.to_json() for d in result.dice]
     assert sorted((d.value or 0 for d in result.dice), reverse=True) == list(roll)
 
@@ -234,7 +245,8 @@ def test_a_column_of_three_bounds_two_faces_of_a_6() -> None:
     assert column_boxes(CFG, bent) == [] and column_boxes(CFG, pips[:2]) == []
 
 
-def test_a_die_standing_on_a_checker_is_seen_by_the_checker_s_rim() -> None:
+@READERS
+def test_a_die_standing_on_a_checker_is_seen_by_the_checker_s_rim(cfg: Config) -> None:
     scene = Scene(white=START, black=START, image_size=(1920, 1080))
     r0 = render(scene)
     assert r0.calibration is not None
@@ -243,7 +255,7 @@ def test_a_die_standing_on_a_checker_is_seen_by_the_checker_s_rim() -> None:
     spots = [c for c in checker_layout(scene, geo) if c["color"] == "white" and c["point"] == 6]
     x, y = max(spots, key=lambda c: abs(c["center_mm"][1] - geo.height_mm))["center_mm"]
     dice = (Die(4, x, y, 15, state="on_checker"), Die(2, *RIGHT[0], 40))
-    result = read(dice, "white")
+    result = read(dice, "white", cfg=cfg)
     assert result.reasons == ["on_checker"]
     on = [d for d in result.dice if d.on_checker]
     assert len(on) == 1 and on[0].value == 4
@@ -328,20 +340,23 @@ def test_foreshortened_pips_tell_a_cocked_die() -> None:
     assert pattern_aspect(2, diagonal * np.array([1.0, 0.6]), box) == pytest.approx(0.6)
 
 
-def test_a_board_with_no_dice_has_none() -> None:
-    result = read((), "white", TABLE)
+@READERS
+def test_a_board_with_no_dice_has_none(cfg: Config) -> None:
+    result = read((), "white", TABLE, cfg=cfg)
     assert result.dice == [] and result.reasons == ["dice_count"]
 
 
-def test_the_die_size_does_not_matter_within_real_dice() -> None:
+@READERS
+def test_the_die_size_does_not_matter_within_real_dice(cfg: Config) -> None:
     for size in (13.0, 19.0):
         dice = (Die(6, *RIGHT[0], 20, size_mm=size), Die(3, *RIGHT[1], 35, size_mm=size))
-        assert read(dice, "white").roll == (6, 3)
+        assert read(dice, "white", cfg=cfg).roll == (6, 3)
 
 
-def test_a_turned_board_is_read_the_same() -> None:
+@READERS
+def test_a_turned_board_is_read_the_same(cfg: Config) -> None:
     from vision.render import CameraPose
 
     dice = (Die(6, *RIGHT[0], 20), Die(1, *RIGHT[1], 35))
     pose = replace(CameraPose(), yaw_deg=90.0, fill=0.9)
-    assert read(dice, "white", TABLE, pose=pose).roll == (6, 1)
+    assert read(dice, "white", TABLE, pose=pose, cfg=cfg).roll == (6, 1)

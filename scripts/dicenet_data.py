@@ -1,0 +1,305 @@
+"""Training scenes for the dice networks (`vision/dicenet.py`), rendered by `vision.render`.
+
+    python3 scripts/dicenet_data.py OUT --scenes 4000 --seed 100000 [--jobs 2]
+
+Each scene is a random board (the renderer's styles, or colours drawn at random),
+checkers at the start or anywhere, and 0-8 dice (the renderer's four styles, or
+colours drawn at random; flat, cocked or on a checker; on the surface, by checkers,
+on the bar or the frame), under the renderer's poses, lenses and lights. Written per
+job into OUT/shard_NN.npz:
+- `det`: each scene's board seen from above at 1 px/mm (`dicenet.board_frame`), and
+  `det_dice`: (scene, x, y) of each die's centre in that view's pixels;
+- `crops`: squares round each die's centre and round places without one (random
+  places, checkers, beside a die), `read_px_per_mm` px/mm, and for each the offset of the
+  nearest die's centre from the square's centre (px; nan where none lies inside), with
+  that die's value and state.
+
+Seeds apart from the benchmark's and the tests' (2026, 7, 11, 12, ...): 100000 on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from calibration.geometry import BoardGeometry  # noqa: E402
+from vision import render  # noqa: E402
+from vision.dicenet import STATES, around, board_frame, warp  # noqa: E402
+from vision.render import (  # noqa: E402
+    CHECKER_SHARE,
+    DICE_STYLES,
+    STYLES,
+    CameraPose,
+    Die,
+    Look,
+    Scene,
+    Style,
+    checker_layout,
+    random_scene,
+)
+
+DETECT_SCALE = 1.0
+DETECT_MARGIN = 60.0
+READ_SCALE = 2.0
+CROP = 96  # stored; the reader takes 72 px from within, shifted up to 12 px
+NEGATIVES = 10
+
+
+def _colour(rng: random.Random, lo: int = 0, hi: int = 255) -> tuple[int, int, int]:
+    return (rng.randint(lo, hi), rng.randint(lo, hi), rng.randint(lo, hi))
+
+
+def _luma(c: tuple[int, int, int]) -> float:
+    return 0.114 * c[0] + 0.587 * c[1] + 0.299 * c[2]
+
+
+def random_style(rng: random.Random) -> Style:
+    """A board of colours drawn at random (light and dark checkers kept apart)."""
+    light = _colour(rng, 150, 255)
+    dark = _colour(rng, 0, 110)
+    return Style(
+        f"random{rng.randrange(1 << 20)}",
+        _colour(rng, 0, 200),
+        _colour(rng, 20, 230),
+        (_colour(rng, 0, 255), _colour(rng, 0, 255)),
+        light,
+        dark,
+        bar=_colour(rng, 0, 200) if rng.random() < 0.3 else None,
+        texture=rng.choice(["felt", "wood", "smooth"]),
+        table=_colour(rng, 20, 200),
+    )
+
+
+def random_dice_style(rng: random.Random) -> str:
+    """A die style: one of the renderer's four, or colours drawn at random (registered in
+    the renderer's table under a new name)."""
+    if rng.random() < 0.7:
+        return rng.choice(list(DICE_STYLES))
+    face = _colour(rng)
+    pip = (20, 20, 20) if _luma(face) > 128 else (240, 240, 240)
+    if rng.random() < 0.3:
+        pip = _colour(rng)
+        if abs(_luma(pip) - _luma(face)) < 70:
+            pip = (20, 20, 20) if _luma(face) > 128 else (245, 245, 245)
+    name = f"random{rng.randrange(1 << 30)}"
+    DICE_STYLES[name] = (face, pip)
+    return name
+
+
+def random_position(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Two sides' checkers (the contract's arrays) spread at random over points apart."""
+    white, black = [0] * 26, [0] * 26
+    points = list(range(1, 25))
+    rng.shuffle(points)
+    mine, theirs = points[: rng.randint(3, 9)], points[12 : 12 + rng.randint(3, 9)]
+    for arr, own, convert in ((white, mine, False), (black, theirs, True)):
+        left = 15
+        arr[0] = rng.choice([0, 0, 0, rng.randint(0, 8)])
+        arr[25] = rng.choice([0, 0, 0, 0, 1, 2])
+        left -= arr[0] + arr[25]
+        for _ in range(left):
+            p = rng.choice(own)
+            arr[25 - p if convert else p] += 1
+    return tuple(white), tuple(black)
+
+
+def training_scene(rng: random.Random) -> Scene:
+    """A random scene with dice as `dicenet` must read them (see the module's docstring)."""
+    size = (1920, 1080) if rng.random() < 0.75 else (1280, 720)
+    scene = random_scene(rng, start_position=True, image_size=size)
+    if rng.random() < 0.35:
+        scene = replace(scene, style=random_style(rng))
+    elif rng.random() < 0.1:
+        scene = replace(scene, style=replace(rng.choice(STYLES), name="again"))
+    if rng.random() < 0.5:
+        white, black = random_position(rng)
+        scene = replace(scene, white=white, black=black)
+    if rng.random() < 0.2:  # as a referee's camera is set up: filling the frame, sharp
+        scene = replace(
+            scene,
+            pose=replace(scene.pose, fill=rng.uniform(0.85, 0.95), tilt_deg=rng.uniform(0, 5)),
+        )
+    if rng.random() < 0.15:
+        scene = replace(
+            scene,
+            look=Look(noise=rng.uniform(0, 2)),
+            pose=CameraPose(
+                yaw_deg=rng.choice([0.0, 90.0, 180.0, -90.0, rng.uniform(-180, 180)]),
+                fill=rng.uniform(0.6, 0.95),
+            ),
+        )
+    return replace(scene, dice=_dice(rng, scene))
+
+
+def _dice(rng: random.Random, scene: Scene) -> tuple[Die, ...]:
+    iw, ih = scene.image_size
+    geo = BoardGeometry(
+        render._scene_calibration(scene, ((0, 0), (iw - 1, 0), (iw - 1, ih - 1), (0, ih - 1)))
+    )
+    d = geo.point_width_mm * CHECKER_SHARE
+    checkers = [tuple(c["center_mm"]) for c in checker_layout(scene, geo)]
+    count = rng.choice([0, 1, 2, 2, 3, 3, 4, 5, 6, 7, 8])
+    mixed = rng.random() < 0.3
+    style = random_dice_style(rng)
+    die_mm = rng.uniform(13, 19)
+    w, h, f = scene.width_mm, scene.height_mm, scene.frame_mm
+    out: list[Die] = []
+    for _ in range(count):
+        state = rng.choices(STATES, [0.55, 0.25, 0.2])[0]
+        for _try in range(200):
+            if state == "on_checker" and checkers:
+                x, y = rng.choice(checkers)
+            else:
+                where = rng.random()
+                if where < 0.15:  # on the frame, off the surface
+                    if rng.random() < 0.7:
+                        x = rng.uniform(20, w - 20)
+                        y = -f / 2 if rng.random() < 0.5 else h + f / 2
+                    else:
+                        x = -f / 2 if rng.random() < 0.5 else w + f / 2
+                        y = rng.uniform(20, h - 20)
+                    y += rng.uniform(-0.15, 0.15) * f
+                elif where < 0.35 and checkers:  # beside a checker
+                    cx, cy = rng.choice(checkers)
+                    a = rng.uniform(0, 2 * math.pi)
+                    r = d / 2 + rng.uniform(10, 16)
+                    x, y = cx + r * math.cos(a), cy + r * math.sin(a)
+                else:
+                    x, y = rng.uniform(10, w - 10), rng.uniform(10, h - 10)
+                if state == "on_checker":
+                    state = "flat"
+                if any(math.hypot(x - cx, y - cy) < d / 2 + 10 for cx, cy in checkers):
+                    continue
+            if all(math.hypot(x - o.x_mm, y - o.y_mm) > 25 for o in out):
+                out.append(
+                    Die(
+                        rng.randint(1, 6),
+                        x,
+                        y,
+                        angle_deg=rng.uniform(0, 360),
+                        state=state,
+                        style=random_dice_style(rng) if mixed else style,
+                        size_mm=die_mm * (rng.uniform(0.95, 1.05) if mixed else 1.0),
+                    )
+                )
+                break
+    return tuple(out)
+
+
+def scene_data(seed: int) -> dict[str, object]:
+    """One scene's detector view, its dice there, and the reader's squares."""
+    rng = random.Random(seed)
+    scene = training_scene(rng)
+    r = render.render(scene)
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    view = board_frame(geo, DETECT_SCALE, DETECT_MARGIN)
+    det = warp(r.image, geo, view, cache=False)
+    dice = [(die, lab) for die, lab in zip(scene.dice, r.labels["dice"], strict=True)]
+    centres = [(die.x_mm, die.y_mm) for die, _ in dice]
+    det_dice = [
+        (*view.to_px(x, y), die.value, STATES.index(die.state))
+        for (x, y), (die, _) in zip(centres, dice, strict=True)
+    ]
+    places = list(centres)
+    checkers = [tuple(c["center_mm"]) for c in r.labels["checkers"]]
+    dmm = geo.point_width_mm * CHECKER_SHARE
+    for _ in range(NEGATIVES):
+        kind = rng.random()
+        if kind < 0.35 or not (checkers or centres):
+            x = rng.uniform(-DETECT_MARGIN + 10, geo.width_mm + DETECT_MARGIN - 10)
+            y = rng.uniform(-DETECT_MARGIN + 10, geo.height_mm + DETECT_MARGIN - 10)
+        elif (kind < 0.75 and checkers) or not centres:
+            cx, cy = rng.choice(checkers)
+            a, rad = rng.uniform(0, 2 * math.pi), rng.uniform(0, dmm * 0.7)
+            x, y = cx + rad * math.cos(a), cy + rad * math.sin(a)
+        else:
+            cx, cy = rng.choice(centres)
+            a, rad = rng.uniform(0, 2 * math.pi), rng.uniform(12, 26)
+            x, y = cx + rad * math.cos(a), cy + rad * math.sin(a)
+        places.append((x, y))
+    crops, near, value, state = [], [], [], []
+    for x, y in places:
+        crops.append(warp(r.image, geo, around(geo, x, y, READ_SCALE, CROP), cache=False))
+        best = None
+        for (dx, dy), (die, _) in zip(centres, dice, strict=True):
+            dist = math.hypot(dx - x, dy - y)
+            if best is None or dist < best[0]:
+                best = (dist, (dx - x) * READ_SCALE, (dy - y) * READ_SCALE, die)
+        if best is None or best[0] * READ_SCALE > CROP / 2:
+            near.append((np.nan, np.nan))
+            value.append(0)
+            state.append(0)
+        else:
+            near.append((best[1], best[2]))
+            value.append(best[3].value)
+            state.append(STATES.index(best[3].state))
+    return {
+        "det": det,
+        "det_dice": det_dice,
+        "crops": crops,
+        "near": near,
+        "value": value,
+        "state": state,
+        "size": [die.size_mm for die, _ in dice],
+    }
+
+
+def write_shard(args: tuple[str, int, list[int]]) -> str:
+    out, job, seeds = args
+    dets, shapes, det_dice, crops, near, value, state = [], [], [], [], [], [], []
+    for k, seed in enumerate(seeds):
+        s = scene_data(seed)
+        det = s["det"]
+        assert isinstance(det, np.ndarray)
+        det_dice += [(len(dets), *d) for d in s["det_dice"]]  # type: ignore[attr-defined]
+        dets.append(det.ravel())  # views differ in size with the board: kept flat
+        shapes.append(det.shape[:2])
+        crops += s["crops"]  # type: ignore[arg-type]
+        near += s["near"]  # type: ignore[arg-type]
+        value += s["value"]  # type: ignore[arg-type]
+        state += s["state"]  # type: ignore[arg-type]
+        if k % 100 == 0:
+            print(f"job {job}: {k}/{len(seeds)}", flush=True)
+    path = Path(out) / f"shard_{job:02d}.npz"
+    np.savez(
+        path,
+        det=np.concatenate(dets),
+        det_shapes=np.array(shapes, np.int64),
+        det_dice=np.array(det_dice, np.float32).reshape(-1, 5),
+        crops=np.stack(crops),
+        near=np.array(near, np.float32),
+        value=np.array(value, np.int64),
+        state=np.array(state, np.int64),
+    )
+    return str(path)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out")
+    ap.add_argument("--scenes", type=int, default=4000)
+    ap.add_argument("--seed", type=int, default=100000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--shards", type=int, default=8)
+    args = ap.parse_args()
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    seeds = [args.seed + k for k in range(args.scenes)]
+    work = [(args.out, j, seeds[j :: args.shards]) for j in range(args.shards)]
+    with multiprocessing.Pool(args.jobs) as pool:
+        for path in pool.imap_unordered(write_shard, work):
+            print("wrote", path, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,431 @@
+"""Trains the dice networks of `vision/dicenet.py` and writes them as ONNX files.
+
+    python3 -m venv .venv-train
+    .venv-train/bin/pip install torch onnx numpy opencv-python-headless
+    .venv-train/bin/python scripts/dicenet_data.py /tmp/dicenet --scenes 6000
+    .venv-train/bin/python scripts/train_dicenet.py /tmp/dicenet [--out vision/models]
+
+PyTorch is needed here only: the project runs the written networks with OpenCV.
+The last shard is held out and the figures on it printed at the end: the reader's
+presence, value and state accuracy on squares round dice shifted as the detector
+leaves them, and the detector's dice found and false marks over whole views.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+ROOT = Path(__file__).resolve().parent.parent
+STRIDE = 8
+READ = 72  # px the reader takes (2 px/mm)
+CROP = 96  # px stored round each place
+SHIFT = (CROP - READ) // 2
+NEAR_PX = 10.0  # a die's centre this close to the square's (px) is "there" ...
+FAR_PX = 20.0  # ... and farther than this "not there"; between, neither is taught
+
+
+def _cbr(
+    cin: int, cout: int, stride: int = 1, groups: int = 1, dilation: int = 1
+) -> list[nn.Module]:
+    return [
+        nn.Conv2d(cin, cout, 3, stride, dilation, dilation=dilation, groups=groups, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    ]
+
+
+def _pw(cin: int, cout: int) -> list[nn.Module]:
+    return [nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+
+def _sep(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> list[nn.Module]:
+    return _cbr(cin, cin, stride, groups=cin, dilation=dilation) + _pw(cin, cout)
+
+
+class Detector(nn.Module):
+    """Board view at 1 px/mm -> per 8 px cell: a die's centre here (logit), where in it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            *_cbr(3, 16, 2),
+            *_sep(16, 32, 2),
+            *_sep(32, 32),
+            *_sep(32, 48, 2),
+            *_sep(48, 48),
+            *_sep(48, 48, dilation=2),
+            *_sep(48, 48),
+        )
+        self.head = nn.Conv2d(48, 3, 1)
+        nn.init.constant_(self.head.bias, 0.0)
+        with torch.no_grad():
+            self.head.bias[0] = -4.0
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.body(x))
+
+
+class Reader(nn.Module):
+    """A 72 px square at 2 px/mm -> die here (logit), value (6), state (3), centre (2)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            *_cbr(3, 16, 2),
+            *_cbr(16, 24),
+            *_cbr(24, 32, 2),
+            *_cbr(32, 32),
+            *_cbr(32, 48, 2),
+            *_cbr(48, 48),
+        )
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(48 * 9 * 9, 12))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.body(x))
+
+
+# --- data ---------------------------------------------------------------------------
+
+
+def load(folder: Path, what: str) -> tuple[dict[str, object], dict[str, object]]:
+    """The training and held-out data (the last shard) for the `reader` or the `detector`."""
+    shards = sorted(folder.glob("shard_*.npz"))
+    if len(shards) < 2:
+        raise SystemExit(f"{folder}: expected shard_*.npz files (scripts/dicenet_data.py)")
+
+    def join(paths: list[Path]) -> dict[str, object]:
+        if what == "reader":
+            ps = [np.load(p) for p in paths]
+            return {
+                k: np.concatenate([p[k] for p in ps]) for k in ("crops", "near", "value", "state")
+            }
+        views, dice = [], []
+        for path in paths:
+            p = np.load(path)
+            flat, shapes = p["det"], p["det_shapes"]
+            offs = np.concatenate([[0], np.cumsum(shapes[:, 0] * shapes[:, 1] * 3)])
+            base = len(views)
+            for k, (h, w) in enumerate(shapes):
+                views.append(flat[offs[k] : offs[k + 1]].reshape(h, w, 3))
+            d = p["det_dice"].copy()
+            d[:, 0] += base
+            dice.append(d)
+        return {"views": views, "dice": np.concatenate(dice)}
+
+    return join(shards[:-1]), join(shards[-1:])
+
+
+def _photometric(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
+    """Lights and cameras the renderer does not make: gain, offset, colour balance,
+    gamma, noise (x in -0.5 .. 0.5, N x 3 x H x W)."""
+    n = x.shape[0]
+    u = lambda *s: torch.rand(*s, generator=g)  # noqa: E731
+    y = x + 0.5
+    y = y * (0.7 + 0.6 * u(n, 1, 1, 1)) * (0.9 + 0.2 * u(n, 3, 1, 1)) + (u(n, 1, 1, 1) - 0.5) * 0.2
+    y = y.clamp(0, 1) ** (0.7 + 0.6 * u(n, 1, 1, 1))
+    y = y + torch.randn(y.shape, generator=g) * (u(n, 1, 1, 1) * 0.03)
+    return y.clamp(0, 1) - 0.5
+
+
+def _turn(
+    x: torch.Tensor, xy: torch.Tensor, k: int, flip: bool
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Square images turned k quarter turns (as torch.rot90) and flipped left-right, with
+    offsets (dx, dy) from their centre turned alike."""
+    dx, dy = xy[..., 0], xy[..., 1]
+    for _ in range(k % 4):
+        dx, dy = dy, -dx
+    x = torch.rot90(x, k, dims=(2, 3))
+    if flip:
+        x = torch.flip(x, dims=(3,))
+        dx = -dx
+    return x, torch.stack([dx, dy], -1)
+
+
+def reader_batch(
+    data: dict[str, object],
+    idx: np.ndarray,
+    rng: np.random.Generator,
+    g: torch.Generator,
+    augment: bool = True,
+) -> tuple[torch.Tensor, ...]:
+    crops = data["crops"]
+    near = data["near"]
+    assert isinstance(crops, np.ndarray) and isinstance(near, np.ndarray)
+    n = len(idx)
+    imgs = np.empty((n, READ, READ, 3), np.uint8)
+    off = np.empty((n, 2), np.float32)
+    for k, i in enumerate(idx):
+        centred = not np.isnan(near[i, 0]) and abs(near[i, 0]) < 1 and abs(near[i, 1]) < 1
+        if centred and rng.random() < 0.8:  # as the detector leaves a die: near its centre
+            a, r = rng.uniform(0, 2 * math.pi), NEAR_PX * math.sqrt(rng.random())
+            sx, sy = round(r * math.cos(a)), round(r * math.sin(a))
+        else:
+            sx, sy = rng.integers(-SHIFT, SHIFT + 1, 2)
+        imgs[k] = crops[i, SHIFT + sy : SHIFT + sy + READ, SHIFT + sx : SHIFT + sx + READ]
+        off[k] = near[i] - (sx, sy)
+    x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255 - 0.5
+    xy = torch.from_numpy(off)
+    if augment:
+        x, xy = _turn(x, xy, int(rng.integers(4)), bool(rng.integers(2)))
+        x = _photometric(x, g)
+    dist = torch.nan_to_num(xy.norm(dim=1), nan=1e3)
+    there = (dist <= NEAR_PX).float()
+    weight = ((dist <= NEAR_PX) | (dist > FAR_PX)).float()
+    value = torch.from_numpy(data["value"][idx]) - 1  # type: ignore[index]
+    state = torch.from_numpy(data["state"][idx])  # type: ignore[index]
+    return x.contiguous(), there, weight, value, state, torch.nan_to_num(xy) / NEAR_PX
+
+
+def reader_loss(out: torch.Tensor, batch: tuple[torch.Tensor, ...]) -> torch.Tensor:
+    _, there, weight, value, state, xy = batch
+    pres = F.binary_cross_entropy_with_logits(out[:, 0], there, weight=weight)
+    m = there > 0
+    if not m.any():
+        return pres
+    val = F.cross_entropy(out[m, 1:7], value[m], label_smoothing=0.01)
+    st = F.cross_entropy(out[m, 7:10], state[m])
+    loc = F.smooth_l1_loss(out[m, 10:12], xy[m])
+    return pres + val + st + loc
+
+
+def detector_batch(
+    data: dict[str, object], n: int, size: int, rng: np.random.Generator, g: torch.Generator
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    views = data["views"]
+    dice = data["dice"]
+    assert isinstance(views, list) and isinstance(dice, np.ndarray)
+    cells = size // STRIDE
+    imgs = np.zeros((n, size, size, 3), np.uint8)
+    heat = np.zeros((n, cells, cells), np.float32)
+    where = np.zeros((n, 2, cells, cells), np.float32)
+    mask = np.zeros((n, cells, cells), np.float32)
+    yy, xx = np.mgrid[0:cells, 0:cells]
+    for k in range(n):
+        if rng.random() < 0.7 and len(dice):
+            d = dice[rng.integers(len(dice))]
+            s = int(d[0])
+            v = views[s]
+            x0 = int(d[1] - rng.integers(16, size - 16))
+            y0 = int(d[2] - rng.integers(16, size - 16))
+        else:
+            s = int(rng.integers(len(views)))
+            v = views[s]
+            x0 = int(rng.integers(-16, max(-15, v.shape[1] - size + 16)))
+            y0 = int(rng.integers(-16, max(-15, v.shape[0] - size + 16)))
+        sx0, sy0 = max(0, x0), max(0, y0)
+        sx1, sy1 = min(v.shape[1], x0 + size), min(v.shape[0], y0 + size)
+        if sx1 > sx0 and sy1 > sy0:
+            imgs[k, sy0 - y0 : sy1 - y0, sx0 - x0 : sx1 - x0] = v[sy0:sy1, sx0:sx1]
+        for d in dice[dice[:, 0] == s]:
+            x, y = d[1] - x0 + 0.5, d[2] - y0 + 0.5
+            if not (0 <= x < size and 0 <= y < size):
+                continue
+            cx, cy = x / STRIDE, y / STRIDE
+            u, w = int(cx), int(cy)
+            gauss = np.exp(-((xx - u) ** 2 + (yy - w) ** 2) / (2 * 0.8**2))
+            heat[k] = np.maximum(heat[k], gauss)
+            heat[k, w, u] = 1.0
+            where[k, :, w, u] = (cx - u, cy - w)
+            mask[k, w, u] = 1.0
+    x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255 - 0.5
+    h, wh, m = torch.from_numpy(heat), torch.from_numpy(where), torch.from_numpy(mask)
+    kq, flip = int(rng.integers(4)), bool(rng.integers(2))
+    x = torch.rot90(x, kq, dims=(2, 3))
+    h, m = torch.rot90(h, kq, dims=(1, 2)), torch.rot90(m, kq, dims=(1, 2))
+    wh = torch.rot90(wh, kq, dims=(2, 3))
+    # Offsets within a cell turn with it: a quarter turn takes (dx, dy) to (dy, 1 - dx).
+    for _ in range(kq):
+        wh = torch.stack([wh[:, 1], 1 - wh[:, 0]], 1)
+    if flip:
+        x, h, m = torch.flip(x, (3,)), torch.flip(h, (2,)), torch.flip(m, (2,))
+        wh = torch.flip(wh, (3,))
+        wh = torch.stack([1 - wh[:, 0], wh[:, 1]], 1)
+    x = _photometric(x, g)
+    return x.contiguous(), h.contiguous(), (wh * m[:, None]).contiguous(), m.contiguous()
+
+
+def detector_loss(out: torch.Tensor, batch: tuple[torch.Tensor, ...]) -> torch.Tensor:
+    _, heat, where, mask = batch
+    p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
+    pos = heat >= 1.0
+    focal = torch.where(
+        pos,
+        -((1 - p) ** 2) * torch.log(p),
+        -((1 - heat) ** 4) * p**2 * torch.log(1 - p),
+    )
+    n = pos.sum().clamp(min=1)
+    loc = (F.l1_loss(torch.sigmoid(out[:, 1:3]), where, reduction="none").sum(1) * mask).sum()
+    return focal.sum() / n + loc / n
+
+
+# --- training -------------------------------------------------------------------------
+
+
+def train_reader(train: dict[str, object], steps: int, seed: int) -> Reader:
+    rng, g = np.random.default_rng(seed), torch.Generator().manual_seed(seed)
+    net = Reader()
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
+    value = train["value"]
+    assert isinstance(value, np.ndarray)
+    n = len(value)
+    start = time.time()
+    for step in range(steps):
+        batch = reader_batch(train, rng.integers(0, n, 128), rng, g)
+        loss = reader_loss(net(batch[0]), batch)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 200 == 0:
+            print(
+                f"reader {step}/{steps} loss {loss.item():.4f} {time.time() - start:.0f}s",
+                flush=True,
+            )
+    return net.eval()
+
+
+def train_detector(train: dict[str, object], steps: int, seed: int) -> Detector:
+    rng, g = np.random.default_rng(seed), torch.Generator().manual_seed(seed)
+    net = Detector()
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
+    start = time.time()
+    for step in range(steps):
+        batch = detector_batch(train, 24, 192, rng, g)
+        loss = detector_loss(net(batch[0]), batch)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 200 == 0:
+            print(
+                f"detector {step}/{steps} loss {loss.item():.4f} {time.time() - start:.0f}s",
+                flush=True,
+            )
+    return net.eval()
+
+
+@torch.no_grad()
+def check_reader(net: Reader, held: dict[str, object]) -> None:
+    rng, g = np.random.default_rng(1), torch.Generator().manual_seed(1)
+    value = held["value"]
+    assert isinstance(value, np.ndarray)
+    idx = np.arange(len(value))
+    tp = fp = fn = right = wrong = st_right = seen = 0
+    for chunk in np.array_split(idx, max(1, len(idx) // 256)):
+        b = reader_batch(held, chunk, rng, g, augment=False)
+        out = net(b[0])
+        there, weight = b[1] > 0, b[2] > 0
+        said = out[:, 0] > 0
+        tp += int((said & there).sum())
+        fp += int((said & ~there & weight).sum())
+        fn += int((~said & there).sum())
+        m = there
+        right += int((out[m, 1:7].argmax(1) == b[3][m]).sum())
+        wrong += int((out[m, 1:7].argmax(1) != b[3][m]).sum())
+        st_right += int((out[m, 7:10].argmax(1) == b[4][m]).sum())
+        seen += int(m.sum())
+    print(
+        f"reader held out: dice {seen}, found {tp}, missed {fn}, false {fp}; "
+        f"value right {right / max(1, seen):.4%} (wrong {wrong}); state right "
+        f"{st_right / max(1, seen):.4%}"
+    )
+
+
+@torch.no_grad()
+def check_detector(net: Detector, held: dict[str, object], threshold: float = 0.3) -> None:
+    views, dice = held["views"], held["dice"]
+    assert isinstance(views, list) and isinstance(dice, np.ndarray)
+    found = missed = false = 0
+    errs = []
+    for s, v in enumerate(views):
+        x = torch.from_numpy(v).permute(2, 0, 1)[None].float() / 255 - 0.5
+        out = net(x)[0]
+        p = torch.sigmoid(out[0])
+        peak = (p == F.max_pool2d(p[None], 3, 1, 1)[0]) & (p > threshold)
+        ys, xs = torch.nonzero(peak, as_tuple=True)
+        marks = [
+            (
+                (float(xi) + float(torch.sigmoid(out[1, yi, xi]))) * STRIDE - 0.5,
+                (float(yi) + float(torch.sigmoid(out[2, yi, xi]))) * STRIDE - 0.5,
+            )
+            for yi, xi in zip(ys, xs, strict=True)
+        ]
+        used = set()
+        for d in dice[dice[:, 0] == s]:
+            best = min(
+                (
+                    (math.hypot(m[0] - d[1], m[1] - d[2]), k)
+                    for k, m in enumerate(marks)
+                    if k not in used
+                ),
+                default=None,
+            )
+            if best is not None and best[0] < 8:
+                used.add(best[1])
+                found += 1
+                errs.append(best[0])
+            else:
+                missed += 1
+        false += len(marks) - len(used)
+    print(
+        f"detector held out: views {len(views)}, dice found {found}, missed {missed}, "
+        f"false marks {false}; centre error median {np.median(errs or [0]):.2f} px, "
+        f"95% {np.percentile(errs or [0], 95):.2f} px"
+    )
+
+
+def export(
+    net: nn.Module, shape: tuple[int, ...], path: Path, axes: dict[str, dict[int, str]]
+) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        net,
+        torch.zeros(shape),
+        str(path),
+        dynamo=False,
+        input_names=["x"],
+        output_names=["y"],
+        dynamic_axes=axes,
+        opset_version=13,
+    )
+    print("wrote", path, path.stat().st_size, "bytes")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("data")
+    ap.add_argument("--out", default=str(ROOT / "vision" / "models"))
+    ap.add_argument("--reader-steps", type=int, default=6000)
+    ap.add_argument("--detector-steps", type=int, default=6000)
+    ap.add_argument("--only", choices=["reader", "detector"])
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    out = Path(args.out)
+    if args.only != "detector":
+        train, held = load(Path(args.data), "reader")
+        reader = train_reader(train, args.reader_steps, args.seed)
+        check_reader(reader, held)
+        export(reader, (1, 3, READ, READ), out / "dice_reader.onnx", {"x": {0: "n"}})
+    if args.only != "reader":
+        train, held = load(Path(args.data), "detector")
+        detector = train_detector(train, args.detector_steps, args.seed)
+        check_detector(detector, held)
+        export(detector, (1, 3, 192, 192), out / "dice_detector.onnx", {"x": {2: "h", 3: "w"}})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,275 @@
+"""Dice on a calibrated board read by two small convolutional networks.
+
+The board is first seen from straight above (`board_view`): the calibration maps
+each board millimetre to its camera pixel, so every die there has its real size in
+pixels whatever the camera's height, tilt, turn or lens. On that view, at
+`[net] detect_px_per_mm`, the detector marks where dice lie (a heat map a cell per
+8 view pixels, with each die's centre within its cell). Round each mark the reader
+looks closer (`[net] read_px_per_mm`, a square `[net] read_mm` wide, warped from the
+camera image): whether a die's centre is there, its value, whether it lies flat,
+is cocked or stands on a checker, and how far its centre is from the square's.
+
+Both networks were trained on scenes of `vision.render` (`scripts/train_dicenet.py`
+makes the scenes, trains them and writes `vision/models/*.onnx`), on boards of more
+colours, dice of more colours and sizes, and more lights than the renderer's own
+rolls use. They run on OpenCV's own network runner, on one core.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.geometry import BoardGeometry
+from vision.config import Config
+from vision.errors import ImageError, VisionError
+
+Image = NDArray[np.uint8]
+Floats = NDArray[np.float32]
+MODELS = Path(__file__).with_name("models")
+DETECT_STRIDE = 8  # view pixels per cell of the detector's heat map
+STATES = ("flat", "cocked", "on_checker")
+
+
+@dataclass(frozen=True)
+class View:
+    """A top-down view of the board and a margin round it: view pixel (col, row) shows
+    board mm (x0 + (col + 0.5) / scale, y0 + (row + 0.5) / scale)."""
+
+    scale: float  # view px per board mm
+    x0: float
+    y0: float
+    width: int
+    height: int
+
+    def to_mm(self, col: float, row: float) -> tuple[float, float]:
+        return self.x0 + (col + 0.5) / self.scale, self.y0 + (row + 0.5) / self.scale
+
+    def to_px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        return (x_mm - self.x0) * self.scale - 0.5, (y_mm - self.y0) * self.scale - 0.5
+
+
+def board_frame(geo: BoardGeometry, scale: float, margin_mm: float) -> View:
+    """The view of the playing surface and `margin_mm` round it at `scale` px per mm."""
+    return View(
+        scale,
+        -margin_mm,
+        -margin_mm,
+        round((geo.width_mm + 2 * margin_mm) * scale),
+        round((geo.height_mm + 2 * margin_mm) * scale),
+    )
+
+
+def _maps(geo: BoardGeometry, view: View) -> tuple[NDArray[Any], NDArray[Any]]:
+    """cv2.remap's maps (fixed point) from the view's pixels to the camera image's."""
+    cols = view.x0 + (np.arange(view.width, dtype=np.float64) + 0.5) / view.scale
+    rows = view.y0 + (np.arange(view.height, dtype=np.float64) + 0.5) / view.scale
+    gx, gy = np.meshgrid(cols, rows)
+    px = geo.mm_to_px(np.stack([gx.ravel(), gy.ravel()], axis=1))
+    mx = px[:, 0].reshape(gx.shape).astype(np.float32)
+    my = px[:, 1].reshape(gx.shape).astype(np.float32)
+    m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+    return m1, m2
+
+
+@functools.lru_cache(maxsize=8)
+def _board_maps(geo: BoardGeometry, view: View) -> tuple[NDArray[Any], NDArray[Any]]:
+    return _maps(geo, view)
+
+
+def warp(
+    image: Image,
+    geo: BoardGeometry,
+    view: View,
+    cache: bool = True,
+    part: tuple[int, int, int, int] | None = None,
+) -> Image:
+    """The camera image seen as `view` (black beyond the image); with `part` (col0, row0,
+    col1, row1 view px), only that part of it."""
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] < 3:
+        raise ImageError("the dice networks need a colour image")
+    m1, m2 = _board_maps(geo, view) if cache else _maps(geo, view)
+    if part is not None:
+        c0, r0, c1, r1 = part
+        m1, m2 = m1[r0:r1, c0:c1], m2[r0:r1, c0:c1]
+    out = cv2.remap(
+        image[:, :, :3], m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+    )
+    return np.asarray(out, np.uint8)
+
+
+def _parts(
+    view: View, near: list[tuple[float, float, float, float]], pad_mm: float
+) -> list[tuple[int, int, int, int]]:
+    """The parts of `view` (col0, row0, col1, row1; at whole detector cells) that hold the
+    boxes `near` (board mm) with `pad_mm` round them; overlapping parts merged."""
+    cell = DETECT_STRIDE
+    parts: list[list[int]] = []
+    for x0, y0, x1, y1 in near:
+        c0, r0 = view.to_px(x0 - pad_mm, y0 - pad_mm)
+        c1, r1 = view.to_px(x1 + pad_mm, y1 + pad_mm)
+        box = [
+            max(0, int(c0) // cell * cell),
+            max(0, int(r0) // cell * cell),
+            min(view.width, -(-math.ceil(c1 + 1) // cell) * cell),
+            min(view.height, -(-math.ceil(r1 + 1) // cell) * cell),
+        ]
+        if box[2] > box[0] and box[3] > box[1]:
+            parts.append(box)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(parts)):
+            for j in range(i + 1, len(parts)):
+                a, b = parts[i], parts[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    parts[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del parts[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [(a, b, c, d) for a, b, c, d in parts]
+
+
+def around(geo: BoardGeometry, x_mm: float, y_mm: float, scale: float, size: int) -> View:
+    """The view `size` px square at `scale` centred on board point (x_mm, y_mm)."""
+    half = size / 2 / scale
+    return View(scale, x_mm - half, y_mm - half, size, size)
+
+
+def blob(images: list[Image]) -> Floats:
+    """Views (BGR, uint8) as the networks take them: N x 3 x H x W, from -0.5 to 0.5."""
+    batch = np.stack(images).astype(np.float32) * (1 / 255.0) - 0.5
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+
+
+@dataclass
+class NetDie:
+    """A die as the networks see it: where (board mm), how sure that a die is there, and
+    the odds of each value (1-6) and of each state (`STATES`)."""
+
+    x_mm: float
+    y_mm: float
+    present: float
+    values: Floats
+    states: Floats
+
+
+def _net(name: str) -> Any:
+    """The network in `MODELS/name`, loaded once per thread (a net keeps its buffers: two
+    threads must not run one at once)."""
+    return _load(name, threading.get_ident())
+
+
+@functools.lru_cache(maxsize=8)
+def _load(name: str, thread: int) -> Any:
+    path = MODELS / name
+    if not path.is_file():
+        raise VisionError(f"{path}: no such network (scripts/train_dicenet.py writes it)")
+    try:
+        return cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error:
+        raise VisionError(f"{path}: not a network OpenCV can run") from None
+
+
+def _sigmoid(x: Floats) -> Floats:
+    return np.asarray(1.0 / (1.0 + np.exp(-x)), np.float32)
+
+
+def _softmax(x: Floats) -> Floats:
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return np.asarray(e / e.sum(axis=-1, keepdims=True), np.float32)
+
+
+def detect(cfg: Config, view_image: Image, view: View) -> list[tuple[float, float, float]]:
+    """Where the detector marks dice on a board view: (x_mm, y_mm, odds), strongest first."""
+    n = cfg["net"]
+    net = _net("dice_detector.onnx")
+    net.setInput(blob([view_image]))
+    out = np.asarray(net.forward(), np.float32)[0]
+    heat = _sigmoid(out[0])
+    peaks = (heat >= n["detect_min"]) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    marks = []
+    for row, col in zip(*np.nonzero(peaks), strict=True):
+        dx, dy = _sigmoid(out[1:3, row, col])
+        x = (col + float(dx)) * DETECT_STRIDE - 0.5
+        y = (row + float(dy)) * DETECT_STRIDE - 0.5
+        marks.append((*view.to_mm(x, y), float(heat[row, col])))
+    return sorted(marks, key=lambda m: -m[2])
+
+
+def read_at(
+    cfg: Config, image: Image, geo: BoardGeometry, places: list[tuple[float, float]]
+) -> list[NetDie]:
+    """What the reader sees in a square round each board point (mm)."""
+    if not places:
+        return []
+    n = cfg["net"]
+    scale, size = n["read_px_per_mm"], int(n["read_px"])
+    crops = [warp(image, geo, around(geo, x, y, scale, size), cache=False) for x, y in places]
+    net = _net("dice_reader.onnx")
+    net.setInput(blob(crops))
+    out = np.asarray(net.forward(), np.float32).reshape(len(places), -1)
+    dice = []
+    for (x, y), o in zip(places, out, strict=True):
+        shift = o[10:12] * n["read_shift_px"] / scale  # the die's centre from the square's, mm
+        dice.append(
+            NetDie(
+                x + float(shift[0]),
+                y + float(shift[1]),
+                float(_sigmoid(o[0:1])[0]),
+                _softmax(o[1:7]),
+                _softmax(o[7:10]),
+            )
+        )
+    return dice
+
+
+def find_dice(
+    cfg: Config,
+    image: Image,
+    geo: BoardGeometry,
+    near: list[tuple[float, float, float, float]] | None = None,
+) -> list[NetDie]:
+    """Every die on the board and its margin: marked by the detector, read where marked
+    (again where its centre proved further off than `[net] again_mm`), one per place.
+    With `near` (boxes x0, y0, x1, y1 in board mm), only marks inside them count."""
+    n = cfg["net"]
+    view = board_frame(geo, n["detect_px_per_mm"], n["margin_mm"])
+    if near is None:
+        marks = detect(cfg, warp(image, geo, view), view)
+    else:
+        marks = []
+        for part in _parts(view, near, n["context_mm"]):
+            c0, r0, c1, r1 = part
+            sub = View(view.scale, *view.to_mm(c0 - 0.5, r0 - 0.5), c1 - c0, r1 - r0)
+            marks += detect(cfg, warp(image, geo, view, part=part), sub)
+        marks = [
+            m for m in marks if any(b[0] <= m[0] <= b[2] and b[1] <= m[1] <= b[3] for b in near)
+        ]
+        marks.sort(key=lambda m: -m[2])
+    marks = marks[: int(n["marks_max"])]
+    dice = read_at(cfg, image, geo, [(x, y) for x, y, _ in marks])
+    again = [
+        k for k, d in enumerate(dice) if math.dist((d.x_mm, d.y_mm), marks[k][:2]) > n["again_mm"]
+    ]
+    for k, d in zip(
+        again, read_at(cfg, image, geo, [(dice[k].x_mm, dice[k].y_mm) for k in again]), strict=True
+    ):
+        dice[k] = d
+    kept: list[NetDie] = []
+    for d in sorted(dice, key=lambda d: -d.present):
+        if d.present >= n["present_min"] and all(
+            math.dist((d.x_mm, d.y_mm), (e.x_mm, e.y_mm)) > n["apart_mm"] for e in kept
+        ):
+            kept.append(d)
+    return kept
