@@ -30,6 +30,8 @@ CROP = 96  # px stored round each place
 SHIFT = (CROP - READ) // 2
 NEAR_PX = 10.0  # a die's centre this close to the square's (px) is "there" ...
 FAR_PX = 20.0  # ... and farther than this "not there"; between, neither is taught
+TURN = True  # squares turned and flipped at random (off: shadows fall one way, as rendered)
+WIDE = (24, 32, 48, 48, 64, 64)
 
 
 def _cbr(
@@ -76,17 +78,18 @@ class Detector(nn.Module):
 class Reader(nn.Module):
     """A 72 px square at 2 px/mm -> die here (logit), value (6), state (3), centre (2)."""
 
-    def __init__(self) -> None:
+    def __init__(self, widths: tuple[int, ...] = (16, 24, 32, 32, 48, 48)) -> None:
         super().__init__()
+        a, b, c, d, e, f = widths
         self.body = nn.Sequential(
-            *_cbr(3, 16, 2),
-            *_cbr(16, 24),
-            *_cbr(24, 32, 2),
-            *_cbr(32, 32),
-            *_cbr(32, 48, 2),
-            *_cbr(48, 48),
+            *_cbr(3, a, 2),
+            *_cbr(a, b),
+            *_cbr(b, c, 2),
+            *_cbr(c, d),
+            *_cbr(d, e, 2),
+            *_cbr(e, f),
         )
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(48 * 9 * 9, 12))
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(f * 9 * 9, 12))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.body(x))
@@ -95,11 +98,14 @@ class Reader(nn.Module):
 # --- data ---------------------------------------------------------------------------
 
 
-def load(folder: Path, what: str) -> tuple[dict[str, object], dict[str, object]]:
-    """The training and held-out data (the last shard) for the `reader` or the `detector`."""
-    shards = sorted(folder.glob("shard_*.npz"))
-    if len(shards) < 2:
-        raise SystemExit(f"{folder}: expected shard_*.npz files (scripts/dicenet_data.py)")
+def load(folders: list[Path], what: str) -> tuple[dict[str, object], dict[str, object]]:
+    """The training and held-out data (the first folder's last shard) for the `reader` or
+    the `detector`."""
+    shards = [sorted(f.glob("shard_*.npz")) for f in folders]
+    if any(len(s) < 2 for s in shards):
+        raise SystemExit(f"{folders}: expected shard_*.npz files (scripts/dicenet_data.py)")
+    held = [shards[0].pop()]
+    train = [s for group in shards for s in group]
 
     def join(paths: list[Path]) -> dict[str, object]:
         if what == "reader":
@@ -120,7 +126,7 @@ def load(folder: Path, what: str) -> tuple[dict[str, object], dict[str, object]]
             dice.append(d)
         return {"views": views, "dice": np.concatenate(dice)}
 
-    return join(shards[:-1]), join(shards[-1:])
+    return join(train), join(held)
 
 
 def _photometric(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
@@ -174,8 +180,9 @@ def reader_batch(
         off[k] = near[i] - (sx, sy)
     x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255 - 0.5
     xy = torch.from_numpy(off)
-    if augment:
+    if augment and TURN:
         x, xy = _turn(x, xy, int(rng.integers(4)), bool(rng.integers(2)))
+    if augment:
         x = _photometric(x, g)
     dist = torch.nan_to_num(xy.norm(dim=1), nan=1e3)
     there = (dist <= NEAR_PX).float()
@@ -270,9 +277,9 @@ def detector_loss(out: torch.Tensor, batch: tuple[torch.Tensor, ...]) -> torch.T
 # --- training -------------------------------------------------------------------------
 
 
-def train_reader(train: dict[str, object], steps: int, seed: int) -> Reader:
+def train_reader(train: dict[str, object], steps: int, seed: int, wide: bool = False) -> Reader:
     rng, g = np.random.default_rng(seed), torch.Generator().manual_seed(seed)
-    net = Reader()
+    net = Reader(WIDE) if wide else Reader()
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
     value = train["value"]
@@ -404,24 +411,28 @@ def export(
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("data")
+    ap.add_argument("data", nargs="+", help="folders of shards (the first one's last is held out)")
     ap.add_argument("--out", default=str(ROOT / "vision" / "models"))
     ap.add_argument("--reader-steps", type=int, default=6000)
     ap.add_argument("--detector-steps", type=int, default=6000)
     ap.add_argument("--only", choices=["reader", "detector"])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--wide", action="store_true", help="the reader with more channels")
+    ap.add_argument("--no-turn", action="store_true", help="no turned or flipped squares")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
+    global TURN
+    TURN = not args.no_turn
     out = Path(args.out)
     if args.only != "detector":
-        train, held = load(Path(args.data), "reader")
-        reader = train_reader(train, args.reader_steps, args.seed)
+        train, held = load([Path(d) for d in args.data], "reader")
+        reader = train_reader(train, args.reader_steps, args.seed, args.wide)
         check_reader(reader, held)
         export(reader, (1, 3, READ, READ), out / "dice_reader.onnx", {"x": {0: "n"}})
     if args.only != "reader":
-        train, held = load(Path(args.data), "detector")
+        train, held = load([Path(d) for d in args.data], "detector")
         detector = train_detector(train, args.detector_steps, args.seed)
         check_detector(detector, held)
         export(detector, (1, 3, 192, 192), out / "dice_detector.onnx", {"x": {2: "h", 3: "w"}})

@@ -1,5 +1,11 @@
 """Dice in a video, read against the board as it looked before they were thrown.
 
+With the dice networks (`vision.dicenet`: a calibrated colour frame, `[net] use = 1`) a
+frame is read whole, as a still is: they take no gap between checkers for a die, and a
+die of the colours it lies on (a black die on a black point) changes nothing where it
+lies. `DiceWatch` still remembers the last frame without dice. What follows is how the
+pip reader (`[net] use = 0`, or a grey frame) reads a video.
+
 A camera over a table sees the same board for a long time, and dice thrown onto it
 are what changed since it was last seen without them. `DiceWatch` keeps that dice-free
 picture of the board (the last frame it read with no die on it) and reads a frame only
@@ -460,41 +466,21 @@ class DiceWatch:
         becomes that picture of the board."""
         return self.read_roll(image).dice
 
-    def _read_net(self, image: Image, changed: _Small | None) -> list[DieReading]:
-        """The dice the networks read (`vision.dicenet`): on the whole board, or with the
-        board without dice known, only those marked where it changed since."""
-        if changed is None:
-            return net_dice(self.cfg, image, self.geo)
-        c = self.cfg["changed"]
-        per_mm = self.background.mid_per_mm
-        regions = self.background.regions(
-            changed,
-            2 * c["still_reach"] * self.cfg["judge"]["die_mm"] * per_mm,
-            c["still_share"] * c["region_share"],
-            c["region_pad"] * self.cfg["pips"]["die_mm_max"] * per_mm,
-        )
-        if not regions:
-            return []
-        near = []
-        for x0, y0, x1, y1 in regions:
-            mm = self.geo.px_to_mm([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-            lo, hi = mm.min(axis=0), mm.max(axis=0)
-            near.append((float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
-        return net_dice(self.cfg, image, self.geo, near)
-
     def read_roll(self, image: Image, roller: str | None = None) -> DiceResult:
         """`read`, with the roll and its verdict for `roller` as `read_dice` gives them."""
         start = time.perf_counter()
-        c = self.cfg["changed"]
-        changed = self.background.changed(image)
-        if changed is not None and changed.image.mean() > c["whole_max"]:
-            changed = None  # most of the board changed (the light): the frame is read whole
         if uses_net(self.cfg, image, self.geo):
-            dice = self._read_net(image, changed)
+            # The networks read the whole board: a die of the board's colours (a black die
+            # on a black point) changes nothing there, and they take no gap for a die.
+            dice = net_dice(self.cfg, image, self.geo)
             if not dice:
                 self.background.remember(image)
             roll, valid, reasons = verdict(dice, roller, True)
             return DiceResult(dice, roll, valid, reasons, (time.perf_counter() - start) * 1000)
+        c = self.cfg["changed"]
+        changed = self.background.changed(image)
+        if changed is not None and changed.image.mean() > c["whole_max"]:
+            changed = None  # most of the board changed (the light): the frame is read whole
         # The frame in grey, converted where it is read (all of it, read whole).
         gray = GrayParts(image, self.geo)
         if changed is None:

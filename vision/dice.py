@@ -2161,16 +2161,10 @@ def _darkest_again(
     ]
 
 
-def net_dice(
-    cfg: Config,
-    image: Image,
-    geo: BoardGeometry,
-    near: list[tuple[float, float, float, float]] | None = None,
-) -> list[DieReading]:
-    """The dice the networks read on a calibrated colour frame (`vision.dicenet`); with
-    `near`, only those marked inside these boxes (board mm)."""
+def net_dice(cfg: Config, image: Image, geo: BoardGeometry) -> list[DieReading]:
+    """The dice the networks read on a calibrated colour frame (`vision.dicenet`)."""
     out = []
-    for d in dicenet.find_dice(cfg, image, geo, near):
+    for d in dicenet.find_dice(cfg, image, geo):
         (px,) = geo.mm_to_px([(d.x_mm, d.y_mm)])
         best = int(np.argmax(d.values))
         sure = float(d.values[best])

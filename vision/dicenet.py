@@ -68,14 +68,26 @@ def board_frame(geo: BoardGeometry, scale: float, margin_mm: float) -> View:
     )
 
 
+_MAP_STEP = 8  # view px between the points mapped exactly; those between are interpolated
+
+
 def _maps(geo: BoardGeometry, view: View) -> tuple[NDArray[Any], NDArray[Any]]:
-    """cv2.remap's maps (fixed point) from the view's pixels to the camera image's."""
-    cols = view.x0 + (np.arange(view.width, dtype=np.float64) + 0.5) / view.scale
-    rows = view.y0 + (np.arange(view.height, dtype=np.float64) + 0.5) / view.scale
-    gx, gy = np.meshgrid(cols, rows)
-    px = geo.mm_to_px(np.stack([gx.ravel(), gy.ravel()], axis=1))
-    mx = px[:, 0].reshape(gx.shape).astype(np.float32)
-    my = px[:, 1].reshape(gx.shape).astype(np.float32)
+    """cv2.remap's maps (fixed point) from the view's pixels to the camera image's: mapped
+    exactly every `_MAP_STEP` px and bilinearly between (a lens bends the map by far less
+    than a pixel over a few millimetres)."""
+    step = _MAP_STEP
+    cols = np.arange(0, view.width + step, step, dtype=np.float64)
+    rows = np.arange(0, view.height + step, step, dtype=np.float64)
+    gx, gy = np.meshgrid(view.x0 + (cols + 0.5) / view.scale, view.y0 + (rows + 0.5) / view.scale)
+    px = geo.mm_to_px(np.stack([gx.ravel(), gy.ravel()], axis=1)).astype(np.float32)
+    coarse = px.reshape(len(rows), len(cols), 2)
+    # Pixel (c, r) lies at coarse index (c / step, r / step).
+    ix, iy = np.meshgrid(
+        np.arange(view.width, dtype=np.float32) / step,
+        np.arange(view.height, dtype=np.float32) / step,
+    )
+    mx = cv2.remap(np.ascontiguousarray(coarse[..., 0]), ix, iy, cv2.INTER_LINEAR)
+    my = cv2.remap(np.ascontiguousarray(coarse[..., 1]), ix, iy, cv2.INTER_LINEAR)
     m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
     return m1, m2
 
@@ -85,59 +97,15 @@ def _board_maps(geo: BoardGeometry, view: View) -> tuple[NDArray[Any], NDArray[A
     return _maps(geo, view)
 
 
-def warp(
-    image: Image,
-    geo: BoardGeometry,
-    view: View,
-    cache: bool = True,
-    part: tuple[int, int, int, int] | None = None,
-) -> Image:
-    """The camera image seen as `view` (black beyond the image); with `part` (col0, row0,
-    col1, row1 view px), only that part of it."""
+def warp(image: Image, geo: BoardGeometry, view: View, cache: bool = True) -> Image:
+    """The camera image seen as `view` (black beyond the image)."""
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] < 3:
         raise ImageError("the dice networks need a colour image")
     m1, m2 = _board_maps(geo, view) if cache else _maps(geo, view)
-    if part is not None:
-        c0, r0, c1, r1 = part
-        m1, m2 = m1[r0:r1, c0:c1], m2[r0:r1, c0:c1]
     out = cv2.remap(
         image[:, :, :3], m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
     )
     return np.asarray(out, np.uint8)
-
-
-def _parts(
-    view: View, near: list[tuple[float, float, float, float]], pad_mm: float
-) -> list[tuple[int, int, int, int]]:
-    """The parts of `view` (col0, row0, col1, row1; at whole detector cells) that hold the
-    boxes `near` (board mm) with `pad_mm` round them; overlapping parts merged."""
-    cell = DETECT_STRIDE
-    parts: list[list[int]] = []
-    for x0, y0, x1, y1 in near:
-        c0, r0 = view.to_px(x0 - pad_mm, y0 - pad_mm)
-        c1, r1 = view.to_px(x1 + pad_mm, y1 + pad_mm)
-        box = [
-            max(0, int(c0) // cell * cell),
-            max(0, int(r0) // cell * cell),
-            min(view.width, -(-math.ceil(c1 + 1) // cell) * cell),
-            min(view.height, -(-math.ceil(r1 + 1) // cell) * cell),
-        ]
-        if box[2] > box[0] and box[3] > box[1]:
-            parts.append(box)
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(parts)):
-            for j in range(i + 1, len(parts)):
-                a, b = parts[i], parts[j]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    parts[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-                    del parts[j]
-                    merged = True
-                    break
-            if merged:
-                break
-    return [(a, b, c, d) for a, b, c, d in parts]
 
 
 def around(geo: BoardGeometry, x_mm: float, y_mm: float, scale: float, size: int) -> View:
@@ -234,29 +202,12 @@ def read_at(
     return dice
 
 
-def find_dice(
-    cfg: Config,
-    image: Image,
-    geo: BoardGeometry,
-    near: list[tuple[float, float, float, float]] | None = None,
-) -> list[NetDie]:
+def find_dice(cfg: Config, image: Image, geo: BoardGeometry) -> list[NetDie]:
     """Every die on the board and its margin: marked by the detector, read where marked
-    (again where its centre proved further off than `[net] again_mm`), one per place.
-    With `near` (boxes x0, y0, x1, y1 in board mm), only marks inside them count."""
+    (again where its centre proved further off than `[net] again_mm`), one per place."""
     n = cfg["net"]
     view = board_frame(geo, n["detect_px_per_mm"], n["margin_mm"])
-    if near is None:
-        marks = detect(cfg, warp(image, geo, view), view)
-    else:
-        marks = []
-        for part in _parts(view, near, n["context_mm"]):
-            c0, r0, c1, r1 = part
-            sub = View(view.scale, *view.to_mm(c0 - 0.5, r0 - 0.5), c1 - c0, r1 - r0)
-            marks += detect(cfg, warp(image, geo, view, part=part), sub)
-        marks = [
-            m for m in marks if any(b[0] <= m[0] <= b[2] and b[1] <= m[1] <= b[3] for b in near)
-        ]
-        marks.sort(key=lambda m: -m[2])
+    marks = detect(cfg, warp(image, geo, view), view)
     marks = marks[: int(n["marks_max"])]
     dice = read_at(cfg, image, geo, [(x, y) for x, y, _ in marks])
     again = [
