@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -277,49 +278,53 @@ def detector_loss(out: torch.Tensor, batch: tuple[torch.Tensor, ...]) -> torch.T
 # --- training -------------------------------------------------------------------------
 
 
-def train_reader(train: dict[str, object], steps: int, seed: int, wide: bool = False) -> Reader:
-    rng, g = np.random.default_rng(seed), torch.Generator().manual_seed(seed)
-    net = Reader(WIDE) if wide else Reader()
+def fit(
+    net: nn.Module,
+    name: str,
+    steps: int,
+    batch: Callable[[], tuple[torch.Tensor, ...]],
+    loss: Callable[[torch.Tensor, tuple[torch.Tensor, ...]], torch.Tensor],
+) -> nn.Module:
+    """`steps` steps of AdamW on one cycle of the learning rate, over `batch()`es."""
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
-    value = train["value"]
-    assert isinstance(value, np.ndarray)
-    n = len(value)
     start = time.time()
     for step in range(steps):
-        batch = reader_batch(train, rng.integers(0, n, 128), rng, g)
-        loss = reader_loss(net(batch[0]), batch)
+        b = batch()
+        value = loss(net(b[0]), b)
         opt.zero_grad()
-        loss.backward()
+        value.backward()
         opt.step()
         sched.step()
         if step % 200 == 0:
             print(
-                f"reader {step}/{steps} loss {loss.item():.4f} {time.time() - start:.0f}s",
+                f"{name} {step}/{steps} loss {value.item():.4f} {time.time() - start:.0f}s",
                 flush=True,
             )
     return net.eval()
+
+
+def train_reader(train: dict[str, object], steps: int, seed: int, wide: bool = False) -> Reader:
+    rng, g = np.random.default_rng(seed), torch.Generator().manual_seed(seed)
+    value = train["value"]
+    assert isinstance(value, np.ndarray)
+    n = len(value)
+    net = Reader(WIDE) if wide else Reader()
+    fit(
+        net,
+        "reader",
+        steps,
+        lambda: reader_batch(train, rng.integers(0, n, 128), rng, g),
+        reader_loss,
+    )
+    return net
 
 
 def train_detector(train: dict[str, object], steps: int, seed: int) -> Detector:
     rng, g = np.random.default_rng(seed), torch.Generator().manual_seed(seed)
     net = Detector()
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
-    start = time.time()
-    for step in range(steps):
-        batch = detector_batch(train, 24, 192, rng, g)
-        loss = detector_loss(net(batch[0]), batch)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 200 == 0:
-            print(
-                f"detector {step}/{steps} loss {loss.item():.4f} {time.time() - start:.0f}s",
-                flush=True,
-            )
-    return net.eval()
+    fit(net, "detector", steps, lambda: detector_batch(train, 24, 192, rng, g), detector_loss)
+    return net
 
 
 @torch.no_grad()

@@ -1,18 +1,18 @@
 """Dice on a calibrated board read by two small convolutional networks.
 
-The board is first seen from straight above (`board_view`): the calibration maps
-each board millimetre to its camera pixel, so every die there has its real size in
+The board is first seen from straight above (`board_frame`, `warp`): the calibration
+maps each board millimetre to its camera pixel, so a die there has its real size in
 pixels whatever the camera's height, tilt, turn or lens. On that view, at
-`[net] detect_px_per_mm`, the detector marks where dice lie (a heat map a cell per
+`[net] detect_px_per_mm`, the detector marks where dice lie (a heat map of a cell per
 8 view pixels, with each die's centre within its cell). Round each mark the reader
-looks closer (`[net] read_px_per_mm`, a square `[net] read_mm` wide, warped from the
-camera image): whether a die's centre is there, its value, whether it lies flat,
+looks closer (a square `[net] read_px` wide at `[net] read_px_per_mm`, warped from the
+camera image): whether a die's centre lies there, its value, whether it lies flat,
 is cocked or stands on a checker, and how far its centre is from the square's.
 
-Both networks were trained on scenes of `vision.render` (`scripts/train_dicenet.py`
-makes the scenes, trains them and writes `vision/models/*.onnx`), on boards of more
-colours, dice of more colours and sizes, and more lights than the renderer's own
-rolls use. They run on OpenCV's own network runner, on one core.
+Both networks were trained on scenes of `vision.render` (`scripts/dicenet_data.py`
+renders them, `scripts/train_dicenet.py` trains the networks and writes
+`vision/models/*.onnx`), on boards and dice of more colours and sizes and under more
+lights than the renderer's own rolls use. OpenCV runs them, on one core.
 """
 
 from __future__ import annotations
@@ -175,28 +175,44 @@ def detect(cfg: Config, view_image: Image, view: View) -> list[tuple[float, floa
     return sorted(marks, key=lambda m: -m[2])
 
 
+def _turns(count: int) -> list[tuple[int, bool]]:
+    """The first `count` of the square's eight turns: (quarter turns, mirrored first)."""
+    return [(k % 4, k >= 4) for k in range(max(1, min(8, count)))]
+
+
 def read_at(
     cfg: Config, image: Image, geo: BoardGeometry, places: list[tuple[float, float]]
 ) -> list[NetDie]:
-    """What the reader sees in a square round each board point (mm)."""
+    """What the reader sees in a square round each board point (mm): the odds averaged
+    over the square seen turned `[net] turns` ways (1, 4 or 8), each centre turned back."""
     if not places:
         return []
     n = cfg["net"]
     scale, size = n["read_px_per_mm"], int(n["read_px"])
-    crops = [warp(image, geo, around(geo, x, y, scale, size), cache=False) for x, y in places]
+    turns = _turns(int(n["turns"]))
+    crops = []
+    for x, y in places:
+        square = warp(image, geo, around(geo, x, y, scale, size), cache=False)
+        for k, mirror in turns:
+            crops.append(np.rot90(square[:, ::-1] if mirror else square, k))
     net = _net("dice_reader.onnx")
     net.setInput(blob(crops))
-    out = np.asarray(net.forward(), np.float32).reshape(len(places), -1)
+    out = np.asarray(net.forward(), np.float32).reshape(len(places), len(turns), -1)
     dice = []
     for (x, y), o in zip(places, out, strict=True):
-        shift = o[10:12] * n["read_shift_px"] / scale  # the die's centre from the square's, mm
+        shifts = []
+        for (k, mirror), (dx, dy) in zip(turns, o[:, 10:12], strict=True):
+            for _ in range(k):  # a quarter turn took (dx, dy) to (dy, -dx): back
+                dx, dy = -dy, dx
+            shifts.append((-dx if mirror else dx, dy))
+        shift = np.mean(shifts, axis=0) * n["read_shift_px"] / scale  # mm
         dice.append(
             NetDie(
                 x + float(shift[0]),
                 y + float(shift[1]),
-                float(_sigmoid(o[0:1])[0]),
-                _softmax(o[1:7]),
-                _softmax(o[7:10]),
+                float(_sigmoid(o[:, 0]).mean()),
+                _softmax(o[:, 1:7]).mean(axis=0),
+                _softmax(o[:, 7:10]).mean(axis=0),
             )
         )
     return dice
