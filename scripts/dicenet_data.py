@@ -1,6 +1,6 @@
 """Training scenes for the dice networks (`vision/dicenet.py`), rendered by `vision.render`.
 
-    python3 scripts/dicenet_data.py OUT --scenes 4000 --seed 100000 [--jobs 2]
+    python3 scripts/dicenet_data.py OUT --scenes 6000 --seed 100000 [--jobs 2] [--shards 12]
 
 Each scene is a random board (the renderer's styles, or colours drawn at random),
 checkers at the start or anywhere, and 0-8 dice (the renderer's four styles, or
@@ -291,7 +291,7 @@ def main() -> None:
     ap.add_argument("--scenes", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=100000)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--shards", type=int, default=8)
+    ap.add_argument("--shards", type=int, default=12)
     args = ap.parse_args()
     Path(args.out).mkdir(parents=True, exist_ok=True)
     seeds = [args.seed + k for k in range(args.scenes)]

@@ -116,8 +116,8 @@ def around(geo: BoardGeometry, x_mm: float, y_mm: float, scale: float, size: int
 
 def blob(images: list[Image]) -> Floats:
     """Views (BGR, uint8) as the networks take them: N x 3 x H x W, from -0.5 to 0.5."""
-    batch = np.stack(images).astype(np.float32) * (1 / 255.0) - 0.5
-    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+    out = cv2.dnn.blobFromImages(images, 1 / 255.0, None, (127.5, 127.5, 127.5), False, False)
+    return np.asarray(out, np.float32)
 
 
 @dataclass
@@ -175,44 +175,28 @@ def detect(cfg: Config, view_image: Image, view: View) -> list[tuple[float, floa
     return sorted(marks, key=lambda m: -m[2])
 
 
-def _turns(count: int) -> list[tuple[int, bool]]:
-    """The first `count` of the square's eight turns: (quarter turns, mirrored first)."""
-    return [(k % 4, k >= 4) for k in range(max(1, min(8, count)))]
-
-
 def read_at(
     cfg: Config, image: Image, geo: BoardGeometry, places: list[tuple[float, float]]
 ) -> list[NetDie]:
-    """What the reader sees in a square round each board point (mm): the odds averaged
-    over the square seen turned `[net] turns` ways (1, 4 or 8), each centre turned back."""
+    """What the reader sees in a square round each board point (mm)."""
     if not places:
         return []
     n = cfg["net"]
     scale, size = n["read_px_per_mm"], int(n["read_px"])
-    turns = _turns(int(n["turns"]))
-    crops = []
-    for x, y in places:
-        square = warp(image, geo, around(geo, x, y, scale, size), cache=False)
-        for k, mirror in turns:
-            crops.append(np.rot90(square[:, ::-1] if mirror else square, k))
+    crops = [warp(image, geo, around(geo, x, y, scale, size), cache=False) for x, y in places]
     net = _net("dice_reader.onnx")
     net.setInput(blob(crops))
-    out = np.asarray(net.forward(), np.float32).reshape(len(places), len(turns), -1)
+    out = np.asarray(net.forward(), np.float32).reshape(len(places), -1)
     dice = []
     for (x, y), o in zip(places, out, strict=True):
-        shifts = []
-        for (k, mirror), (dx, dy) in zip(turns, o[:, 10:12], strict=True):
-            for _ in range(k):  # a quarter turn took (dx, dy) to (dy, -dx): back
-                dx, dy = -dy, dx
-            shifts.append((-dx if mirror else dx, dy))
-        shift = np.mean(shifts, axis=0) * n["read_shift_px"] / scale  # mm
+        shift = o[10:12] * n["read_shift_px"] / scale  # the die's centre from the square's, mm
         dice.append(
             NetDie(
                 x + float(shift[0]),
                 y + float(shift[1]),
-                float(_sigmoid(o[:, 0]).mean()),
-                _softmax(o[:, 1:7]).mean(axis=0),
-                _softmax(o[:, 7:10]).mean(axis=0),
+                float(_sigmoid(o[0:1])[0]),
+                _softmax(o[1:7]),
+                _softmax(o[7:10]),
             )
         )
     return dice
