@@ -116,7 +116,7 @@ def around(geo: BoardGeometry, x_mm: float, y_mm: float, scale: float, size: int
 
 def blob(images: list[Image]) -> Floats:
     """Views (BGR, uint8) as the networks take them: N x 3 x H x W, from -0.5 to 0.5."""
-    out = cv2.dnn.blobFromImages(images, 1 / 255.0, None, (127.5, 127.5, 127.5), False, False)
+    out = cv2.dnn.blobFromImages(images, 1 / 255.0, (0, 0), (127.5, 127.5, 127.5), False, False)
     return np.asarray(out, np.float32)
 
 
