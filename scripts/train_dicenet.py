@@ -10,7 +10,7 @@ training each on this two-core machine, the two networks side by side):
     .venv-train/bin/python scripts/train_dicenet.py /tmp/dn/d1 --only detector --threads 1
     .venv-train/bin/python scripts/train_dicenet.py /tmp/dn/d1 /tmp/dn/d2 --only reader --threads 1
 
-PyTorch is needed here only: the project runs the written networks with OpenCV.
+PyTorch is needed here only: the project runs the written networks with ONNX Runtime.
 The first folder's last shard is held out and the figures on it printed at the end:
 the reader's presence, value and state accuracy on squares round dice shifted as the
 detector leaves them, and the detector's dice found and false marks over whole views.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -145,6 +146,20 @@ def test_a_missing_network_is_a_one_line_error(
     vision.dicenet._load.cache_clear()
     try:
         with pytest.raises(VisionError, match=r"dice_detector\.onnx: no such network"):
+            read_dice(CFG, r.image, BoardGeometry(r.calibration), roller)
+    finally:
+        vision.dicenet._load.cache_clear()
+
+
+def test_a_corrupt_network_is_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    r, _, roller, _ = roll("valid", "red", 4)
+    (tmp_path / "dice_detector.onnx").write_bytes(b"not a network")
+    monkeypatch.setattr(vision.dicenet, "MODELS", tmp_path)
+    vision.dicenet._load.cache_clear()
+    try:
+        with pytest.raises(VisionError, match=r"dice_detector\.onnx: not a network ONNX Runtime"):
             read_dice(CFG, r.image, BoardGeometry(r.calibration), roller)
     finally:
         vision.dicenet._load.cache_clear()
