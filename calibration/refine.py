@@ -71,7 +71,8 @@ def refine(
     distortion) through those points; samples on a point whose colour matches
     the frame are dropped as outliers.
     """
-    lab = np.asarray(cv2.GaussianBlur(_lab(image), (0, 0), 0.7), dtype=np.float32)
+    lab = _lab(image)
+    cv2.GaussianBlur(lab, (0, 0), 0.7, dst=lab)  # in place: one float frame less
     centre = quad.mean(axis=0)
     longest = max(float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4))
     margin, band = max(3.0, 0.007 * longest), max(3.0, 0.01 * longest)

@@ -34,6 +34,7 @@ from vision.board import ROW, stack_layout
 Image = NDArray[np.uint8]
 BGR = tuple[int, int, int]
 PX_PER_MM = 2.0
+_BAND = 64  # rows of a frame worked on at once where each pixel is worked on alone
 
 
 @dataclass(frozen=True)
@@ -265,6 +266,15 @@ def _texture(shape: tuple[int, int], kind: str, rng: np.random.Generator) -> NDA
     return (1.0 + amp * noise).astype(np.float32)
 
 
+def _textured(image: Image, tex: NDArray[np.float32]) -> Image:
+    """`image` times `tex` (per pixel), in bands of rows: no float copy of the whole."""
+    out = np.empty_like(image)
+    for y in range(0, image.shape[0], _BAND):
+        band = image[y : y + _BAND].astype(np.float32) * tex[y : y + _BAND, :, None]
+        out[y : y + _BAND] = np.clip(band, 0, 255, out=band)
+    return out
+
+
 def _mm(v: float) -> int:
     return round(v * PX_PER_MM)
 
@@ -421,7 +431,7 @@ def _top_down(
     bar = geo.bar
     view[:, _mm(bar.x0) : _mm(bar.x1)] = st.bar or st.frame
     tex = _texture(size, st.texture, rng)
-    canvas = np.clip(canvas.astype(np.float32) * tex[..., None], 0, 255).astype(np.uint8)
+    canvas = _textured(canvas, tex)
     view = canvas[_mm(f) : _mm(f + scene.height_mm), _mm(f) : _mm(f + scene.width_mm)]
     d = geo.point_width_mm * CHECKER_SHARE
     checkers = checker_layout(scene, geo)
@@ -490,12 +500,19 @@ def _distortion_maps(
         .astype(np.float32)
     )
     # Bilinear interpolation of the coarse grid: pixel (x, y) sits at grid index (x/step, y/step).
-    ix, iy = np.meshgrid(
-        np.arange(iw, dtype=np.float32) / step, np.arange(ih, dtype=np.float32) / step
-    )
-    mx = cv2.remap(np.ascontiguousarray(und[..., 0]), ix, iy, cv2.INTER_LINEAR)
-    my = cv2.remap(np.ascontiguousarray(und[..., 1]), ix, iy, cv2.INTER_LINEAR)
-    return mx.astype(np.float32), my.astype(np.float32)
+    ux, uy = np.ascontiguousarray(und[..., 0]), np.ascontiguousarray(und[..., 1])
+    mx = np.empty((ih, iw), np.float32)
+    my = np.empty((ih, iw), np.float32)
+    # In bands of rows (each pixel's value depends on its own grid index only): two
+    # frame-sized maps held rather than six.
+    col = np.arange(iw, dtype=np.float32)[None, :] / step
+    for y in range(0, ih, _BAND):
+        rows = np.arange(y, min(y + _BAND, ih), dtype=np.float32)[:, None] / step
+        ix, iy = np.broadcast_to(col, (len(rows), iw)), np.broadcast_to(rows, (len(rows), iw))
+        ix, iy = np.ascontiguousarray(ix), np.ascontiguousarray(iy)
+        mx[y : y + len(rows)] = cv2.remap(ux, ix, iy, cv2.INTER_LINEAR)
+        my[y : y + len(rows)] = cv2.remap(uy, ix, iy, cv2.INTER_LINEAR)
+    return mx, my
 
 
 def render(scene: Scene) -> Rendered:
@@ -520,15 +537,12 @@ def render(scene: Scene) -> Rendered:
     # Table background, then the board projected onto it.
     table = np.zeros((ih, iw, 3), np.uint8)
     table[:] = scene.style.table
-    shaded = table.astype(np.float32)
-    shaded *= _texture((ih, iw), "wood", rng)[..., None]
-    table = np.clip(shaded, 0, 255, out=shaded).astype(np.uint8)
-    del shaded
+    table = _textured(table, _texture((ih, iw), "wood", rng))
     tex_from_mm = np.array([[PX_PER_MM, 0, 0], [0, PX_PER_MM, 0], [0, 0, 1]], np.float64)
     h_tex = h_board @ np.linalg.inv(tex_from_mm)
     board = cv2.warpPerspective(top, h_tex, (iw, ih), flags=cv2.INTER_LINEAR)
     mask = cv2.warpPerspective(np.full(top.shape[:2], 255, np.uint8), h_tex, (iw, ih))
-    image = np.where(mask[..., None] > 127, board, table).astype(np.uint8)
+    image = np.where(mask[..., None] > 127, board, table)
     del board, mask, table  # frame-sized: not kept while the rest is drawn
     dist = np.array([scene.pose.k1, scene.pose.k2, 0.0, 0.0, 0.0])
     camera = None
@@ -596,17 +610,17 @@ def _light_and_noise(image: Image, look: Look, rng: np.random.Generator) -> Imag
     ih, iw = image.shape[:2]
     out = image.astype(np.float32)
     if look.light_gradient or look.vignette:
-        # Broadcast rows and columns: the same values as full grids, a fraction of the memory.
-        yy = np.arange(ih, dtype=np.float32)[:, None]
+        # Broadcast rows and columns, in bands of rows: the same values as full grids,
+        # a fraction of the memory.
         xx = np.arange(iw, dtype=np.float32)[None, :]
         angle = rng.uniform(0, 2 * math.pi)
-        ramp = ((xx / iw - 0.5) * math.cos(angle) + (yy / ih - 0.5) * math.sin(angle)) * 2
-        field = 1.0 + look.light_gradient * 0.5 * ramp
-        r2 = ((xx - iw / 2) / (iw / 2)) ** 2 + ((yy - ih / 2) / (ih / 2)) ** 2
-        field *= 1.0 - look.vignette * 0.5 * r2
-        del ramp, r2
-        out *= field[..., None]
-        del field
+        for y in range(0, ih, _BAND):
+            yy = np.arange(y, min(y + _BAND, ih), dtype=np.float32)[:, None]
+            ramp = ((xx / iw - 0.5) * math.cos(angle) + (yy / ih - 0.5) * math.sin(angle)) * 2
+            field = 1.0 + look.light_gradient * 0.5 * ramp
+            r2 = ((xx - iw / 2) / (iw / 2)) ** 2 + ((yy - ih / 2) / (ih / 2)) ** 2
+            field *= 1.0 - look.vignette * 0.5 * r2
+            out[y : y + _BAND] *= field[..., None]
     if look.blur:
         cv2.GaussianBlur(out, (0, 0), look.blur, dst=out)  # in place: one float frame less
     if look.noise:
