@@ -138,28 +138,20 @@ def test_without_the_networks_the_pip_reader_reads_the_frame() -> None:
         mp.undo()
 
 
-def test_a_missing_network_is_a_one_line_error(
-    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [(None, "no such network"), (b"not a network", "not a network ONNX Runtime can run")],
+)
+def test_a_missing_or_corrupt_network_is_a_one_line_error(
+    content: bytes | None, error: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     r, _, roller, _ = roll("valid", "red", 4)
+    if content is not None:
+        (tmp_path / "dice_detector.onnx").write_bytes(content)
     monkeypatch.setattr(vision.dicenet, "MODELS", tmp_path)
     vision.dicenet._load.cache_clear()
     try:
-        with pytest.raises(VisionError, match=r"dice_detector\.onnx: no such network"):
-            read_dice(CFG, r.image, BoardGeometry(r.calibration), roller)
-    finally:
-        vision.dicenet._load.cache_clear()
-
-
-def test_a_corrupt_network_is_a_one_line_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    r, _, roller, _ = roll("valid", "red", 4)
-    (tmp_path / "dice_detector.onnx").write_bytes(b"not a network")
-    monkeypatch.setattr(vision.dicenet, "MODELS", tmp_path)
-    vision.dicenet._load.cache_clear()
-    try:
-        with pytest.raises(VisionError, match=r"dice_detector\.onnx: not a network ONNX Runtime"):
+        with pytest.raises(VisionError, match=rf"dice_detector\.onnx: {error}"):
             read_dice(CFG, r.image, BoardGeometry(r.calibration), roller)
     finally:
         vision.dicenet._load.cache_clear()
