@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from calibration.geometry import BoardGeometry
+from tests.conftest import SHARED
 from tests.vision.rolls import pip_reader
 from vision.config import Config, load_config
 from vision.dice import REASONS, DieReading, Face, Pip, group_dice, read_dice, verdict
@@ -18,7 +19,7 @@ from vision.errors import ConfigError
 from vision.evaluate import evaluate
 from vision.render import START, STYLES, Die, Look, Scene, render
 
-REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice_real_dev"
+REAL = SHARED / "data" / "dice_real_dev"
 CFG = load_config()
 PIPS = pip_reader(CFG)  # calibrated colour frames read by the pip reader, not the networks
 
