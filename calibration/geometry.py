@@ -47,6 +47,26 @@ class Rect:
         )
 
 
+def dense_maps(
+    coarse: NDArray[np.float32], width: int, height: int, step: int, band: int = 64
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """cv2.remap's maps (x, y) for a `width` x `height` image from `coarse` (rows x
+    columns x 2): the map exactly at every `step`-th pixel, bilinear between (pixel (c, r)
+    lies at coarse index (c / step, r / step)). Worked in bands of `band` rows, as each
+    pixel's value depends on its own index only: two image-sized maps held, not six."""
+    cx, cy = np.ascontiguousarray(coarse[..., 0]), np.ascontiguousarray(coarse[..., 1])
+    mx = np.empty((height, width), np.float32)
+    my = np.empty((height, width), np.float32)
+    col = np.arange(width, dtype=np.float32)[None, :] / step
+    for y in range(0, height, band):
+        rows = np.arange(y, min(y + band, height), dtype=np.float32)[:, None] / step
+        ix = np.ascontiguousarray(np.broadcast_to(col, (len(rows), width)))
+        iy = np.ascontiguousarray(np.broadcast_to(rows, (len(rows), width)))
+        mx[y : y + len(rows)] = cv2.remap(cx, ix, iy, cv2.INTER_LINEAR)
+        my[y : y + len(rows)] = cv2.remap(cy, ix, iy, cv2.INTER_LINEAR)
+    return mx, my
+
+
 def clockwise(points: FloatArray) -> FloatArray:
     """Four image points in clockwise order round their centre (y grows downwards)."""
     centre = points.mean(axis=0)

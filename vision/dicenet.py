@@ -28,7 +28,7 @@ import numpy as np
 import onnxruntime as ort
 from numpy.typing import NDArray
 
-from calibration.geometry import BoardGeometry
+from calibration.geometry import BoardGeometry, dense_maps
 from vision.config import Config
 from vision.errors import ImageError, VisionError
 
@@ -80,14 +80,7 @@ def _maps(geo: BoardGeometry, view: View) -> tuple[NDArray[Any], NDArray[Any]]:
     rows = np.arange(0, view.height + step, step, dtype=np.float64)
     gx, gy = np.meshgrid(view.x0 + (cols + 0.5) / view.scale, view.y0 + (rows + 0.5) / view.scale)
     px = geo.mm_to_px(np.stack([gx.ravel(), gy.ravel()], axis=1)).astype(np.float32)
-    coarse = px.reshape(len(rows), len(cols), 2)
-    # Pixel (c, r) lies at coarse index (c / step, r / step).
-    ix, iy = np.meshgrid(
-        np.arange(view.width, dtype=np.float32) / step,
-        np.arange(view.height, dtype=np.float32) / step,
-    )
-    mx = cv2.remap(np.ascontiguousarray(coarse[..., 0]), ix, iy, cv2.INTER_LINEAR)
-    my = cv2.remap(np.ascontiguousarray(coarse[..., 1]), ix, iy, cv2.INTER_LINEAR)
+    mx, my = dense_maps(px.reshape(len(rows), len(cols), 2), view.width, view.height, step)
     m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
     return m1, m2
 

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.geometry import BoardGeometry
+from calibration.geometry import BoardGeometry, dense_maps
 from calibration.schema import Calibration, Camera
 from vision.board import ROW, stack_layout
 
@@ -499,20 +499,7 @@ def _distortion_maps(
         .reshape(gx.shape[0], gx.shape[1], 2)
         .astype(np.float32)
     )
-    # Bilinear interpolation of the coarse grid: pixel (x, y) sits at grid index (x/step, y/step).
-    ux, uy = np.ascontiguousarray(und[..., 0]), np.ascontiguousarray(und[..., 1])
-    mx = np.empty((ih, iw), np.float32)
-    my = np.empty((ih, iw), np.float32)
-    # In bands of rows (each pixel's value depends on its own grid index only): two
-    # frame-sized maps held rather than six.
-    col = np.arange(iw, dtype=np.float32)[None, :] / step
-    for y in range(0, ih, _BAND):
-        rows = np.arange(y, min(y + _BAND, ih), dtype=np.float32)[:, None] / step
-        ix, iy = np.broadcast_to(col, (len(rows), iw)), np.broadcast_to(rows, (len(rows), iw))
-        ix, iy = np.ascontiguousarray(ix), np.ascontiguousarray(iy)
-        mx[y : y + len(rows)] = cv2.remap(ux, ix, iy, cv2.INTER_LINEAR)
-        my[y : y + len(rows)] = cv2.remap(uy, ix, iy, cv2.INTER_LINEAR)
-    return mx, my
+    return dense_maps(und, iw, ih, step, _BAND)
 
 
 def render(scene: Scene) -> Rendered:
