@@ -55,7 +55,6 @@ from vision.dice import (
     board_crop,
     checker_reach_mm,
     components,
-    net_dice,
     px_per_mm,
     read_boxed,
     read_dice,
@@ -468,15 +467,15 @@ class DiceWatch:
 
     def read_roll(self, image: Image, roller: str | None = None) -> DiceResult:
         """`read`, with the roll and its verdict for `roller` as `read_dice` gives them."""
-        start = time.perf_counter()
         if uses_net(self.cfg, image, self.geo):
-            # The networks read the whole board: a die of the board's colours (a black die
-            # on a black point) changes nothing there, and they take no gap for a die.
-            dice = net_dice(self.cfg, image, self.geo)
-            if not dice:
+            # The networks read the whole board, as a still: a die of the board's colours
+            # (a black die on a black point) changes nothing there, and they take no gap
+            # for a die.
+            result = read_dice(self.cfg, image, self.geo, roller)
+            if not result.dice:
                 self.background.remember(image)
-            roll, valid, reasons = verdict(dice, roller, True)
-            return DiceResult(dice, roll, valid, reasons, (time.perf_counter() - start) * 1000)
+            return result
+        start = time.perf_counter()
         c = self.cfg["changed"]
         changed = self.background.changed(image)
         if changed is not None and changed.image.mean() > c["whole_max"]:
