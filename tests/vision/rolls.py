@@ -6,7 +6,9 @@ import copy
 import random
 from functools import cache
 
-from vision.config import Config
+import pytest
+
+from vision.config import Config, load_config
 from vision.render import ROLL_KINDS, Scene, random_roll_scene
 
 
@@ -28,3 +30,9 @@ def pip_reader(cfg: Config) -> Config:
     out = copy.deepcopy(cfg)
     out["net"]["use"] = 0
     return out
+
+
+NET = load_config()  # calibrated colour frames read by the dice networks
+PIPS = pip_reader(NET)  # ... and by the pip reader
+# What either reader must do: a test taking `cfg` runs with both.
+READERS = pytest.mark.parametrize("cfg", [NET, PIPS], ids=["net", "pips"])

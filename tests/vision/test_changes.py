@@ -16,17 +16,15 @@ import pytest
 
 from calibration.geometry import BoardGeometry
 from companion.gamevideo import GameFilm, film_game
-from tests.vision.rolls import benchmark_roll, pip_reader
+from tests.vision.rolls import PIPS, READERS, benchmark_roll
 from vision.changes import Background, DiceWatch, changed_config
-from vision.config import Config, load_config
+from vision.config import Config
 from vision.dice import read_dice, verdict
 from vision.render import START, Die, Rendered, Scene, render
 
 # The pip reader's video path (the networks' is tested in test_dicenet.py); the tests of what
-# either reader must do take both.
-NET = load_config()
-CFG = pip_reader(NET)
-READERS = pytest.mark.parametrize("cfg", [NET, CFG], ids=["net", "pips"])
+# either reader must do take both (READERS).
+CFG = PIPS
 
 
 def camera(image: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ import pytest
 
 from calibration.geometry import BoardGeometry
 from tests.conftest import SHARED
-from tests.vision.rolls import pip_reader
+from tests.vision.rolls import NET, PIPS, READERS
 from vision.config import Config, load_config
 from vision.dice import REASONS, DieReading, Face, Pip, group_dice, read_dice, verdict
 from vision.errors import ConfigError
@@ -20,8 +20,7 @@ from vision.evaluate import evaluate
 from vision.render import START, STYLES, Die, Look, Scene, render
 
 REAL = SHARED / "data" / "dice_real_dev"
-CFG = load_config()
-PIPS = pip_reader(CFG)  # calibrated colour frames read by the pip reader, not the networks
+CFG = NET
 
 
 def rendered_roll(value: int, style: str, **kw: object) -> tuple[object, BoardGeometry]:
@@ -34,7 +33,7 @@ def rendered_roll(value: int, style: str, **kw: object) -> tuple[object, BoardGe
     return r, BoardGeometry(r.calibration)
 
 
-@pytest.mark.parametrize("cfg", [CFG, PIPS], ids=["net", "pips"])
+@READERS
 @pytest.mark.parametrize("style", ["white", "red", "black", "translucent"])
 @pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
 def test_every_face_is_read_on_a_clean_rendered_board(value: int, style: str, cfg: Config) -> None:
@@ -70,7 +69,7 @@ def test_the_pip_reader_finds_a_translucent_die_missed_in_grey_on_the_darkest_ch
     assert len(read_dice(grey_only, r.image, geo, "white").dice) == 1
 
 
-@pytest.mark.parametrize("cfg", [CFG, PIPS], ids=["net", "pips"])
+@READERS
 def test_dice_in_the_roller_s_left_section_are_a_wrong_section_for_white_not_black(
     cfg: Config,
 ) -> None:

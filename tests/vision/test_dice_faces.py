@@ -12,14 +12,12 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
-from tests.vision.rolls import benchmark_roll, pip_reader
-from vision.config import Config, load_config
+from tests.vision.rolls import NET, PIPS, READERS, benchmark_roll
+from vision.config import Config
 from vision.dice import _PATCH, Pip, column_boxes, pattern_aspect, read_dice, read_face
 from vision.render import DICE_STYLES, START, Die, Look, Scene, checker_layout, render
 
-NET = load_config()
-CFG = pip_reader(NET)  # the pip reader's parts; what either reader must do takes both
-READERS = pytest.mark.parametrize("cfg", [NET, CFG], ids=["net", "pips"])
+CFG = PIPS  # the pip reader's parts; what either reader must do takes both (READERS)
 # A plain board lit evenly, and the same seen as a camera at a table sees it.
 PLAIN = Look()
 TABLE = Look(light_gradient=0.15, vignette=0.1, noise=3.0, blur=0.6, jpeg=85)
