@@ -37,6 +37,7 @@ def add_parsers(sub: Any) -> None:
     rd.add_argument("--json", action="store_true", help="one JSON document (as in CONTRACTS.md)")
     rd.set_defaults(func=cmd_read_dice)
     add_evaluate_parser(sub)
+    add_evaluate_board_parser(sub)
     rb = sub.add_parser(
         "read-board",
         help="read the checkers in a camera image of a calibrated board",
@@ -303,4 +304,61 @@ def cmd_evaluate_dice(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
     summary = metrics.to_json()
     print(json.dumps({k: v for k, v in summary.items() if k != "reroll_calls"}), file=stdout)
     print(f"report written to {args.output}/", file=stdout)
+    return 0
+
+
+def add_evaluate_board_parser(sub: Any) -> None:
+    eb = sub.add_parser(
+        "evaluate-board",
+        help="measure the checker reader over a folder of labelled board photos",
+        description=(
+            "Read every photo of a labelled folder (labels.jsonl, one object per photo: "
+            "'image', 'board' (the calibration's board block) and 'position', as in "
+            "shared/data/board_real_dev) and compare each point and the bar with the label: "
+            "boards exact, places (24 points and the bar) right, and per photo the places "
+            "read wrong (read / truth)."
+        ),
+    )
+    eb.add_argument("folder", help="the labelled folder")
+    eb.add_argument("--json", action="store_true", help="one JSON document: summary and photos")
+    eb.add_argument(
+        "--overlays", metavar="OUTDIR", help="write each photo read wrong there, mistakes marked"
+    )
+    eb.set_defaults(func=cmd_evaluate_board)
+
+
+def cmd_evaluate_board(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from calibration.schema import CalibrationError
+    from companion.cli import UsageError
+    from vision.errors import VisionError
+    from vision.evaluate import evaluate_board
+
+    try:
+        metrics = evaluate_board(args.folder, args.overlays)
+    except (VisionError, CalibrationError) as e:
+        raise UsageError(str(e)) from None
+    summary = metrics.to_json()
+    if args.json:
+        print(json.dumps(summary), file=stdout)
+        return 0
+    for photo in metrics.photos:
+        status = "exact" if photo.exact else f"{len(photo.wrong)} wrong"
+        mistakes = ", ".join(f"{p} read {r} (truth {t})" for p, r, t in photo.wrong)
+        print(
+            f"{photo.image}: {status}, {photo.places_right}/{photo.places} places, "
+            f"confidence {photo.confidence:.2f}" + (f": {mistakes}" if mistakes else ""),
+            file=stdout,
+        )
+    n, places = len(metrics.photos), metrics.places
+    print(f"boards exact: {metrics.exact}/{n}", file=stdout)
+    if places:
+        share = 100 * metrics.places_right / places
+        print(f"places right: {metrics.places_right}/{places} = {share:.1f}%", file=stdout)
+    print(
+        f"wrong places flagged (confidence < 0.5): {summary['places_wrong_flagged']}/"
+        f"{summary['places_wrong']}",
+        file=stdout,
+    )
+    if args.overlays:
+        print(f"overlays of the photos read wrong written to {args.overlays}/", file=stdout)
     return 0

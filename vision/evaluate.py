@@ -213,3 +213,216 @@ def write_report(cfg: Config, metrics: Metrics, out: str | Path) -> None:
             cv2.rectangle(img, (x, y), (x + cell - 2, y + cell - 2), colour, -1)
             cv2.putText(img, str(count), (x + 8, y + 35), 0, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
     cv2.imwrite(str(out / "confusion.png"), img)
+
+
+# --- checkers -------------------------------------------------------------------------
+# A labelled board set is a folder with `labels.jsonl`, one object per photo, in the
+# format of `shared/data/board_real_dev`: `image` (relative to the folder), `board` (the
+# calibration's board block, CONTRACTS.md §2: raw pixel corners, no lens) and `position`
+# (CONTRACTS.md §3). Optional `image_size` (taken from the image when absent).
+
+BAR = 25
+PLACES = [str(n) for n in range(1, 25)] + ["bar"]
+
+
+@dataclass
+class PhotoResult:
+    """One labelled photo read: which places were wrong, as (place, read, truth)."""
+
+    image: str
+    exact: bool
+    places_right: int
+    places: int
+    wrong: list[tuple[str, str, str]]
+    confidence: float
+    elapsed_ms: float
+    unsure_wrong: int = 0  # wrong places the reading flagged (place confidence < 0.5)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "image": self.image,
+            "exact": self.exact,
+            "places_right": self.places_right,
+            "places": self.places,
+            "wrong": [{"place": p, "read": r, "truth": t} for p, r, t in self.wrong],
+            "wrong_flagged": self.unsure_wrong,
+            "confidence": round(self.confidence, 3),
+            "elapsed_ms": round(self.elapsed_ms, 1),
+        }
+
+
+@dataclass
+class BoardMetrics:
+    photos: list[PhotoResult] = field(default_factory=list)
+
+    @property
+    def exact(self) -> int:
+        return sum(p.exact for p in self.photos)
+
+    @property
+    def places_right(self) -> int:
+        return sum(p.places_right for p in self.photos)
+
+    @property
+    def places(self) -> int:
+        return sum(p.places for p in self.photos)
+
+    def to_json(self) -> dict[str, Any]:
+        wrong = sum(len(p.wrong) for p in self.photos)
+        flagged = sum(p.unsure_wrong for p in self.photos)
+        return {
+            "boards": len(self.photos),
+            "boards_exact": self.exact,
+            "places": self.places,
+            "places_right": self.places_right,
+            "place_accuracy": round(self.places_right / self.places, 4) if self.places else None,
+            "places_wrong": wrong,
+            "places_wrong_flagged": flagged,
+            "boards_flagged_when_wrong": sum(
+                not p.exact and p.confidence < 0.5 for p in self.photos
+            ),
+            "median_ms": round(float(np.median([p.elapsed_ms for p in self.photos])), 1)
+            if self.photos
+            else None,
+            "photos": [p.to_json() for p in self.photos],
+        }
+
+
+def _place_text(white: int, black: int) -> str:
+    """A place's contents as `W3`, `B2`, `W1 B1` or `-`."""
+    parts = [f"W{white}"] * bool(white) + [f"B{black}"] * bool(black)
+    return " ".join(parts) or "-"
+
+
+def _place_counts(position: dict[str, list[int]], place: str) -> tuple[int, int]:
+    """(white, black) checkers at a place named in white's numbering ("1".."24", "bar")."""
+    white, black = position["white"], position["black"]
+    if place == "bar":
+        return int(white[BAR]), int(black[BAR])
+    n = int(place)
+    return int(white[n]), int(black[25 - n])
+
+
+def board_labels(folder: str | Path) -> list[dict[str, Any]]:
+    """The labelled photos of a board set, each checked for the keys the evaluation needs."""
+    labels = Path(folder) / "labels.jsonl"
+    if not labels.is_file():
+        raise VisionError(f"{folder}: no labels.jsonl")
+    out = []
+    for n, line in enumerate(labels.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise VisionError(f"{labels}:{n}: malformed JSON ({e.msg})") from None
+        pos = entry.get("position") if isinstance(entry, dict) else None
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("image"), str)
+            or not isinstance(entry.get("board"), dict)
+            or not isinstance(pos, dict)
+            or any(len(pos.get(c) or []) != 26 for c in ("white", "black"))
+        ):
+            raise VisionError(
+                f"{labels}:{n}: expected 'image', 'board' and 'position' (two arrays of 26)"
+            )
+        entry["line"] = n
+        out.append(entry)
+    return out
+
+
+def label_calibration(entry: dict[str, Any], image_size: tuple[int, int]) -> Any:
+    """The calibration a label's `board` block describes, for an image of `image_size`."""
+    from calibration.schema import from_json
+
+    doc = {
+        "format": "bgcompanion-calibration",
+        "version": 1,
+        "image_size": list(entry.get("image_size") or image_size),
+        "board": entry["board"],
+    }
+    return from_json(doc)
+
+
+def evaluate_board(
+    folder: str | Path, overlays: str | Path | None = None, flag: float = 0.5
+) -> BoardMetrics:
+    """Read every labelled photo of a board set and compare each place with the label.
+
+    A place is one of the 24 points or the bar; it is right when both colours' counts
+    there are. A board is exact when every place is (the off counts follow). With
+    `overlays`, each photo read wrong is written there as a PNG with its mistakes marked.
+    """
+    from vision.board import BoardReader
+
+    folder = Path(folder)
+    m = BoardMetrics()
+    for entry in board_labels(folder):
+        image = _read_image(folder / entry["image"])
+        if image is None:
+            raise VisionError(f"{folder}: cannot read image {entry['image']}")
+        image = np.asarray(image, dtype=np.uint8)
+        cal = label_calibration(entry, (image.shape[1], image.shape[0]))
+        reader = BoardReader(BoardGeometry(cal))
+        reading = reader.read(image)
+        read = {"white": reading.white, "black": reading.black}
+        conf = {p.place: p.confidence for p in reading.places}
+        wrong, flagged = [], 0
+        for place in PLACES:
+            got, want = _place_counts(read, place), _place_counts(entry["position"], place)
+            if got != want:
+                wrong.append((place, _place_text(*got), _place_text(*want)))
+                sure = (
+                    min(conf.get("bar-white", 1.0), conf.get("bar-black", 1.0))
+                    if place == "bar"
+                    else conf.get(place, 1.0)
+                )
+                flagged += sure < flag
+        result = PhotoResult(
+            entry["image"],
+            not wrong,
+            len(PLACES) - len(wrong),
+            len(PLACES),
+            wrong,
+            reading.confidence,
+            reading.elapsed_ms,
+            flagged,
+        )
+        m.photos.append(result)
+        if overlays is not None and wrong:
+            _write_board_overlay(image, reader.geo, reading, result, Path(overlays))
+    return m
+
+
+def _write_board_overlay(
+    image: Any, geo: BoardGeometry, reading: Any, result: PhotoResult, out: Path
+) -> None:
+    """The photo with the surface outlined, every circle found ringed (green: a place read
+    right; red: wrong) and each wrong place labelled `read / truth`."""
+    out.mkdir(parents=True, exist_ok=True)
+    canvas = image.copy()
+    w, h = geo.cal.width_mm, geo.cal.height_mm
+    outline = geo.mm_to_px([(0, 0), (w, 0), (w, h), (0, h)])
+    cv2.polylines(canvas, [np.round(outline).astype(np.int32)], True, (255, 200, 0), 2)
+    wrong = {p for p, _, _ in result.wrong}
+    d_px = geo.point_width_mm * 0.47 * geo.px_per_mm_max
+    for place in reading.places:
+        name = "bar" if place.place.startswith("bar") else place.place
+        colour = (40, 40, 230) if name in wrong else (60, 200, 60)
+        for x, y, _ in place.circles:
+            (c,) = geo.mm_to_px([(x, y)])
+            cv2.circle(canvas, (round(c[0]), round(c[1])), round(d_px), colour, 2, cv2.LINE_AA)
+    for place, got, want in result.wrong:
+        if place == "bar":
+            x, y = geo.width_mm / 2, geo.height_mm / 2
+        else:
+            rect = geo.point_rect(int(place))
+            x, y = (rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2
+        (c,) = geo.mm_to_px([(x, y)])
+        text = f"{place}: {got} / {want}"
+        org = (round(c[0]) - 60, round(c[1]))
+        cv2.putText(canvas, text, org, 0, 0.55, (0, 0, 0), 4, cv2.LINE_AA)
+        cv2.putText(canvas, text, org, 0, 0.55, (40, 40, 230), 1, cv2.LINE_AA)
+    name = Path(result.image).stem + ".png"
+    cv2.imwrite(str(out / name), canvas)
