@@ -1,0 +1,154 @@
+"""Real photos of boards: checkers, dice and automatic corners, measured in one run.
+
+    .venv/bin/python benchmarks/real.py [--data DIR] [--json] [--overlays OUTDIR]
+
+The data is a labelled folder in the format of shared/data/board_real_dev (its
+README.md): `--data`, else $BGCOMPANION_SHARED/data/board_real_dev, else
+../shared/data/board_real_dev beside the repository. Photos are read where they lie;
+nothing is copied.
+
+Measured:
+- checkers (`vision.evaluate.evaluate_board`, the label's board block as calibration):
+  boards exact, places (24 points and the bar) right, wrong places flagged;
+- dice (`vision.dice.read_dice` with that calibration, no roller): labelled dice found
+  and read right, phantom dice (found where no die and no cube lies), the doubling cube
+  read as a die;
+- corners (`calibration.detect.find_board`, as `calibrate` finds them): photos whose
+  four corners all lie within 1% of the board's width of the labelled ones (the
+  corners compared as a set: the order is `calibration.orient`'s job).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
+
+import cv2
+import numpy as np
+
+from calibration.detect import BoardNotFound, find_board
+from calibration.geometry import BoardGeometry
+from vision.config import load_config
+from vision.dice import read_dice
+from vision.evaluate import board_labels, evaluate_board, label_calibration
+
+ROOT = Path(__file__).resolve().parents[1]
+DIE_MATCH_MM = 12.0  # a die read within this of a labelled centre is that die
+CORNER_TOLERANCE = 0.01  # of the board's width
+
+
+def default_data() -> Path:
+    shared = Path(os.environ.get("BGCOMPANION_SHARED", ROOT.parent / "shared"))
+    return shared / "data" / "board_real_dev"
+
+
+def dice_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """Dice read against the labels' `dice` and `cube`, per photo and in all."""
+    cfg = load_config()
+    out: dict[str, Any] = {"dice": 0, "right": 0, "phantom": 0, "cube_as_die": 0, "photos": []}
+    for entry in entries:
+        image = np.asarray(cv2.imread(str(folder / entry["image"]), cv2.IMREAD_COLOR), np.uint8)
+        geo = BoardGeometry(label_calibration(entry, (image.shape[1], image.shape[0])))
+        radius = DIE_MATCH_MM * geo.px_per_mm_max
+        result = read_dice(cfg, image, geo, None)
+        used: set[int] = set()
+        lines = []
+        for die in entry.get("dice") or []:
+            x, y = die["center_px"]
+            near = [
+                (float(np.hypot(d.center_px[0] - x, d.center_px[1] - y)), k)
+                for k, d in enumerate(result.dice)
+                if k not in used
+            ]
+            near = [c for c in near if c[0] < radius]
+            out["dice"] += 1
+            if not near:
+                lines.append(f"{die['value']} missed")
+                continue
+            k = min(near)[1]
+            used.add(k)
+            read = result.dice[k].value
+            out["right"] += read == die["value"]
+            lines.append(f"{die['value']} read {read}")
+        cube = entry.get("cube")
+        for k, d in enumerate(result.dice):
+            if k in used:
+                continue
+            if cube and np.hypot(*np.subtract(d.center_px, cube["center_px"])) < radius:
+                out["cube_as_die"] += 1
+                lines.append(f"cube read as a {d.value}")
+            else:
+                out["phantom"] += 1
+                lines.append(f"phantom {d.value} at ({d.center_px[0]:.0f}, {d.center_px[1]:.0f})")
+        out["photos"].append({"image": entry["image"], "dice": lines})
+    return out
+
+
+def corner_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """find_board's corners against the labelled ones, as a share of the board's width."""
+    out: dict[str, Any] = {"photos": [], "within": 0}
+    for entry in entries:
+        image = np.asarray(cv2.imread(str(folder / entry["image"]), cv2.IMREAD_COLOR), np.uint8)
+        truth = np.asarray(entry["board"]["corners_px"], np.float64)
+        width = float(np.linalg.norm(truth[1] - truth[0]))
+        try:
+            found = find_board(image).corners
+        except BoardNotFound as e:
+            out["photos"].append({"image": entry["image"], "error": str(e)})
+            continue
+        dist = np.linalg.norm(truth[:, None, :] - found[None, :, :], axis=2)
+        worst = float(max(dist.min(axis=1).max(), dist.min(axis=0).max())) / width
+        out["within"] += worst <= CORNER_TOLERANCE
+        out["photos"].append({"image": entry["image"], "worst_share": round(worst, 4)})
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=None, help="the labelled folder")
+    ap.add_argument("--json", action="store_true", help="one JSON document")
+    ap.add_argument("--overlays", help="write the photos whose checkers were read wrong there")
+    args = ap.parse_args()
+    folder = args.data or default_data()
+    if not (folder / "labels.jsonl").is_file():
+        sys.exit(f"{folder}: no labels.jsonl (give --data or set BGCOMPANION_SHARED)")
+    cv2.setNumThreads(1)
+    entries = board_labels(folder)
+    checkers = evaluate_board(folder, args.overlays).to_json()
+    dice = dice_figures(folder, entries)
+    corners = corner_figures(folder, entries)
+    if args.json:
+        print(json.dumps({"checkers": checkers, "dice": dice, "corners": corners}))
+        return
+    n = len(entries)
+    print(f"real photos: {n} in {folder}")
+    for photo in checkers["photos"]:
+        wrong = ", ".join(f"{w['place']} {w['read']} (truth {w['truth']})" for w in photo["wrong"])
+        print(f"  {photo['image']}: {'exact' if photo['exact'] else wrong}")
+    print(
+        f"checkers: boards exact {checkers['boards_exact']}/{n}, places right "
+        f"{checkers['places_right']}/{checkers['places']} = {100 * checkers['place_accuracy']:.1f}%"
+        f", wrong places flagged {checkers['places_wrong_flagged']}/{checkers['places_wrong']}, "
+        f"median {checkers['median_ms']} ms"
+    )
+    for photo in dice["photos"]:
+        print(f"  {photo['image']}: {'; '.join(photo['dice']) or 'no dice'}")
+    print(
+        f"dice: values right {dice['right']}/{dice['dice']}, phantom dice {dice['phantom']}, "
+        f"cube read as a die {dice['cube_as_die']}"
+    )
+    for photo in corners["photos"]:
+        what = photo.get("error") or f"worst corner {100 * photo['worst_share']:.2f}% of width"
+        print(f"  {photo['image']}: {what}")
+    print(f"corners within 1% of the board's width: {corners['within']}/{n}")
+
+
+if __name__ == "__main__":
+    main()
