@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from calibration.imageio import ImageFileError, load_image
 from calibration.schema import CalibrationError, Camera
 
 LENS_FORMAT = "bgcompanion-lens"
@@ -71,9 +72,10 @@ def calibrate_lens(
     object_points, image_points, used, skipped = [], [], [], []
     size: tuple[int, int] | None = None
     for i, path in enumerate(paths, 1):
-        image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
-        if image is None:
-            raise CalibrationError(f"{path}: not an image OpenCV can read")
+        try:
+            image = load_image(path, grey=True)
+        except ImageFileError as e:
+            raise CalibrationError(str(e)) from None
         here = (image.shape[1], image.shape[0])
         if size is not None and here != size:
             raise CalibrationError(

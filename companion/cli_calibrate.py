@@ -120,10 +120,12 @@ def _read_image(args: argparse.Namespace) -> np.ndarray:
         if not ok or frame is None:
             raise CalibrationError(f"camera {args.camera}: no frame (is it connected and free?)")
         return np.asarray(frame, dtype=np.uint8)
-    image = cv2.imread(args.image, cv2.IMREAD_COLOR)
-    if image is None:
-        raise CalibrationError(f"{args.image}: not an image OpenCV can read")
-    return np.asarray(image, dtype=np.uint8)
+    from calibration.imageio import ImageFileError, load_image
+
+    try:
+        return load_image(args.image)
+    except ImageFileError as e:
+        raise CalibrationError(str(e)) from None
 
 
 def _corners(

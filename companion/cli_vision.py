@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any, TextIO
 
 ROLLERS = ("white", "black", "opening")
@@ -116,17 +115,14 @@ def _same_size(image_path: str, image: Any, geo: Any) -> None:
 
 
 def _load_image(image_path: str) -> Any:
-    import cv2
-    import numpy as np
-
+    """The image, checked before decoding (calibration.imageio); UsageError in one line."""
+    from calibration.imageio import ImageFileError, load_image
     from companion.cli import UsageError
 
-    if not Path(image_path).is_file():
-        raise UsageError(f"{image_path}: no such image file")
-    image = cv2.imread(image_path, cv2.IMREAD_COLOR)
-    if image is None:
-        raise UsageError(f"{image_path}: not an image OpenCV can read (PNG, JPEG, ...)")
-    return np.asarray(image, dtype=np.uint8)
+    try:
+        return load_image(image_path)
+    except ImageFileError as e:
+        raise UsageError(str(e)) from None
 
 
 class _BoardReaders:

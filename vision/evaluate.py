@@ -22,8 +22,10 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
+from calibration.imageio import ImageFileError, load_image
 from calibration.schema import load as load_calibration
 from vision.changes import DiceWatch
 from vision.config import Config, config_text
@@ -92,10 +94,13 @@ def _truth(entry: dict[str, Any]) -> list[tuple[float, float, float, int]]:
     return out
 
 
-def _read_image(path: Path) -> Any:
-    """The colour image at `path`, or None where there is none to read (a missing file is
-    checked first: OpenCV warns on stderr of it)."""
-    return cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+def _read_image(path: Path, where: str) -> NDArray[np.uint8]:
+    """The colour image at `path`, checked before decoding (calibration.imageio: size,
+    truncation, no decoder noise on stderr); VisionError naming `where` otherwise."""
+    try:
+        return load_image(path)
+    except ImageFileError as e:
+        raise VisionError(f"{where}: {e}") from None
 
 
 def evaluate(cfg: Config, folder: str | Path, backgrounds: bool = False) -> Metrics:
@@ -120,9 +125,7 @@ def evaluate(cfg: Config, folder: str | Path, backgrounds: bool = False) -> Metr
             path = str(entry["path"])
         except (KeyError, TypeError, ValueError, IndexError):
             raise VisionError(f"{labels}:{n}: expected 'path' and 'boxes' or 'dice'") from None
-        image = _read_image(folder / path)
-        if image is None:
-            raise VisionError(f"{labels}:{n}: cannot read image {path}")
+        image = _read_image(folder / path, f"{labels}:{n}")
         geo = None
         if entry.get("calibration"):
             key = entry["calibration"]
@@ -131,8 +134,8 @@ def evaluate(cfg: Config, folder: str | Path, backgrounds: bool = False) -> Metr
             geo = geos[key]
         watch = None
         if backgrounds and geo is not None and entry.get("background"):
-            before = _read_image(folder / str(entry["background"]))
-            if before is None or before.shape != image.shape:
+            before = _read_image(folder / str(entry["background"]), f"{labels}:{n}")
+            if before.shape != image.shape:
                 raise VisionError(f"{labels}:{n}: cannot read background {entry['background']}")
             watch = DiceWatch(cfg, geo)
             watch.background.remember(np.asarray(before, dtype=np.uint8))
@@ -359,10 +362,7 @@ def evaluate_board(
     folder = Path(folder)
     m = BoardMetrics()
     for entry in board_labels(folder):
-        image = _read_image(folder / entry["image"])
-        if image is None:
-            raise VisionError(f"{folder}: cannot read image {entry['image']}")
-        image = np.asarray(image, dtype=np.uint8)
+        image = _read_image(folder / entry["image"], str(folder))
         cal = label_calibration(entry, (image.shape[1], image.shape[0]))
         reader = BoardReader(BoardGeometry(cal))
         reading = reader.read(image)

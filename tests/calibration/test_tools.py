@@ -119,7 +119,7 @@ def test_calibrate_refuses_a_file_that_is_not_an_image(tmp_path: Path) -> None:
     result = bg(
         "calibrate", str(junk), "--corners", "1,1,9,1,9,9,1,9", "-o", str(tmp_path / "c.json")
     )
-    assert result.returncode == 2 and "not an image OpenCV can read" in result.stderr
+    assert result.returncode == 2 and "not an image" in result.stderr
 
 
 def chessboard_views(folder: Path, count: int = 10) -> list[Path]:

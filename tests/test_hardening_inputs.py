@@ -1,0 +1,105 @@
+"""Hostile input on the command line gets one line on stderr and exit status 2 (issue 30).
+
+Each test here pins one failure a hostile tester found: a traceback, a hang, gigabytes
+read, or a bad input accepted. Images are run as a real subprocess, since libpng and
+libjpeg write to file descriptor 2 directly.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.schema import Calibration
+from tests.calibration.test_imageio import photo, png_declaring
+
+
+def bg(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "companion.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def one_line_exit_2(result: subprocess.CompletedProcess[str], message: str) -> None:
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+# --- images ------------------------------------------------------------------------
+
+
+def calibration_for(tmp_path: Path, size: tuple[int, int]) -> Path:
+    w, h = size
+    cal = Calibration(
+        image_size=size,
+        corners_px=((0.1 * w, 0.1 * h), (0.9 * w, 0.1 * h), (0.9 * w, 0.9 * h), (0.1 * w, 0.9 * h)),
+    )
+    path = tmp_path / "cal.json"
+    cal.save(path)
+    return path
+
+
+def test_a_decompression_bomb_is_refused_at_once_by_every_reader(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(png_declaring(20000, 20000))
+    cal = calibration_for(tmp_path, (640, 480))
+    for args in (
+        ["read-dice", str(bomb)],
+        ["read-board", str(bomb), "--calibration", str(cal)],
+        ["calibrate", str(bomb), "--corners", "1,1,9,1,9,9,1,9", "-o", str(tmp_path / "c.json")],
+    ):
+        start = time.perf_counter()
+        one_line_exit_2(bg(*args), "20000x20000 pixels is too large")
+        assert time.perf_counter() - start < 20
+    assert not (tmp_path / "c.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("cut", "message"),
+    [
+        (lambda b: b[: len(b) * 2 // 3], "end-of-image marker (truncated)"),
+        (lambda b: b[: len(b) * 2 // 3] + b"\xff\xd9", "Corrupt JPEG data"),
+    ],
+)
+def test_a_truncated_jpeg_is_no_board_and_libjpeg_stays_quiet(
+    tmp_path: Path, cut: object, message: str
+) -> None:
+    """It was read as 'all 15 borne off' at confidence 0.72, libjpeg's warning its only sign."""
+    image = tmp_path / "cut.jpg"
+    image.write_bytes(cut(photo(".jpg", (640, 480))))  # type: ignore[operator]
+    cal = calibration_for(tmp_path, (640, 480))
+    one_line_exit_2(bg("read-board", str(image), "--calibration", str(cal), "--json"), message)
+    one_line_exit_2(bg("read-dice", str(image), "--json"), message)
+
+
+def test_a_damaged_png_gets_our_line_only(tmp_path: Path) -> None:
+    data = bytearray(photo(".png", (640, 480)))
+    data[200] ^= 0xFF
+    image = tmp_path / "crc.png"
+    image.write_bytes(bytes(data))
+    one_line_exit_2(bg("read-dice", str(image)), "fails its CRC check")
+
+
+def test_a_batch_names_a_bad_image_on_its_line_and_goes_on(tmp_path: Path) -> None:
+    bomb, good = tmp_path / "bomb.png", tmp_path / "good.png"
+    bomb.write_bytes(png_declaring(20000, 20000))
+    cv2.imwrite(str(good), np.full((480, 640, 3), 90, np.uint8))
+    lines = "".join(
+        f'{{"image": "{p}", "calibration": null, "roller": null}}\n' for p in (bomb, good)
+    )
+    result = bg("read-dice", "--batch", stdin=lines)
+    assert result.returncode == 0 and result.stderr == ""
+    first, second = result.stdout.splitlines()
+    assert "too large" in first and '"roll"' in second
