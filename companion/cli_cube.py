@@ -64,7 +64,9 @@ def add_parsers(sub: Any) -> None:
             "recorded there, e.g. by `bgcompanion match`), and its double / take / pass "
             "buttons record those actions in the file when the rules allow them. --cube is "
             "a serial port, auto, emulate (the Python emulator) or simulate (the firmware "
-            "in simavr); stops after --seconds or on Ctrl-C."
+            "in simavr); stops after --seconds or on Ctrl-C. If the unit stops answering it "
+            "says so once ('cube unit missing'), keeps trying every second, and says when it "
+            "is back."
         ),
     )
     follow.add_argument("--db", required=True, help="the match file")

@@ -3,8 +3,10 @@ showing the host's state and delivers every button press exactly once.
 
 Threads: a reader per connection (lines -> responses queue or events), and one
 supervisor that owns all writes: it connects, synchronises, sends the state,
-acknowledges button events, keeps the link alive, and reconnects with back-off
-(a bounded number of attempts in a row). The host is authoritative: after every
+acknowledges button events, keeps the link alive, and reconnects with back-off.
+It never gives up by default: a unit silent or unplugged for minutes is "missing"
+(`Status.MISSING`) and tried again at least once a second, so it shows the match
+again within about a second of answering. The host is authoritative: after every
 (re)connect and every unit reset it sends the whole state again.
 """
 
@@ -58,9 +60,11 @@ class Deadlines:
     reply_s: float = 0.5  # one line's ok / error:N
     sync_s: float = 1.0  # SYNC's echo after opening the port
     keepalive_s: float = 1.0  # send an empty line after this much silence
+    sync_resend_s: float = 0.2  # SYNC sent again this often while the unit is silent
     backoff_first_s: float = 0.05  # first wait before reconnecting, doubled each time
-    backoff_max_s: float = 2.0
-    attempts: int = 20  # failed connects in a row before the link gives up
+    backoff_max_s: float = 1.0  # at most this long between tries: back within ~1 s
+    attempts: int | None = None  # failed connects in a row before giving up (None: never)
+    missing_s: float = 2.0  # unreachable this long: the unit is missing (said once)
     probe_s: float = 3.0  # port discovery: wait this long for a banner or state
 
 
@@ -76,7 +80,8 @@ class Status(StrEnum):
     CLOSED = "closed"
     CONNECTING = "connecting"
     CONNECTED = "connected"
-    FAILED = "failed"  # gave up after Deadlines.attempts; call start() again
+    MISSING = "missing"  # unreachable for Deadlines.missing_s; still being tried
+    FAILED = "failed"  # gave up after Deadlines.attempts (when set); call start() again
 
 
 Opener = Callable[[str], Any]
@@ -105,6 +110,7 @@ class CubeLink:
         self.last_report: dict[str, str] = {}
         self.problems: deque[str] = deque(maxlen=50)  # refusals, garbage, faults
         self.reconnects = 0
+        self.down_since: float | None = None  # monotonic time the link was lost (or started)
         self.keepalive = True  # tests switch it off to play a silent host
         self._opener = opener
         self._desired: DisplayState | None = None
@@ -184,10 +190,13 @@ class CubeLink:
 
     def _supervise(self) -> None:
         failures = 0
+        self.down_since = time.monotonic()
         while not self._closing.is_set():
+            tried = time.monotonic()
             try:
                 self._connect()
                 failures = 0
+                self.down_since = None
                 self._set_status(Status.CONNECTED)
                 self._serve()
             except (serial.SerialException, OSError, LinkTimeout, ValueError) as e:
@@ -196,14 +205,28 @@ class CubeLink:
                 self._disconnect()
             if self._closing.is_set():
                 break
+            now = time.monotonic()
+            if self.down_since is None:  # it was connected until now
+                self.down_since, tried = now, now
             failures += 1
-            if failures > self.deadlines.attempts:
+            limit = self.deadlines.attempts
+            if limit is not None and failures > limit:
                 self._set_status(Status.FAILED)
                 return
-            self._set_status(Status.CONNECTING)
+            missing = now - self.down_since >= self.deadlines.missing_s
+            if missing or self.status is Status.MISSING:
+                self._set_status(Status.MISSING)
+            else:
+                self._set_status(Status.CONNECTING)
             self.reconnects += 1
-            backoff = self.deadlines.backoff_first_s * 2 ** min(failures - 1, 10)
-            self._closing.wait(min(backoff, self.deadlines.backoff_max_s))
+            self._closing.wait(self._backoff(failures, now - tried))
+
+    def _backoff(self, failures: int, spent: float) -> float:
+        """The wait before the next try: doubled each failure up to backoff_max_s, less the
+        time the failed try itself took (a silent unit's SYNC wait counts as waiting)."""
+        d = self.deadlines
+        wait = min(d.backoff_first_s * 2.0 ** min(failures - 1, 30), d.backoff_max_s)
+        return max(0.0, wait - spent)
 
     def _connect(self) -> None:
         port = resolve_port(self.port, self.deadlines) if self.port == "auto" else self.port
@@ -230,18 +253,33 @@ class CubeLink:
             self._confirmed = None
 
     def _sync(self) -> None:
-        """Skip whatever an earlier connection left in the pipe: SYNC n, then its echo and ok."""
-        token = random.randint(1, 65535)
+        """Skip whatever an earlier connection left in the pipe: SYNC n, then its echo and ok.
+
+        Sent again with a new n every sync_resend_s while nothing answers, so that a unit
+        that comes back during the wait is found at once. Only the echo of the latest
+        SYNC counts: the unit answers in order, so its ok is the last answer owed."""
         self._write("")  # ends any partial line the unit holds
-        self._write(f"SYNC {token}")
         deadline = time.monotonic() + self.deadlines.sync_s
-        echoed = False
+        sent: set[int] = set()
         while True:
-            reply = self._next_response(deadline)
-            if isinstance(reply, SyncReply) and reply.token == token:
-                echoed = True
-            elif echoed and isinstance(reply, Ok):
+            token = random.randint(1, 65535)
+            while token in sent:  # an old SYNC's echo must not pass for this one's
+                token = random.randint(1, 65535)
+            sent.add(token)
+            self._write(f"SYNC {token}")
+            resend = min(deadline, time.monotonic() + self.deadlines.sync_resend_s)
+            try:
+                while True:
+                    reply = self._next_response(resend)
+                    if isinstance(reply, SyncReply) and reply.token == token:
+                        break
+                final = max(deadline, time.monotonic() + self.deadlines.reply_s)
+                while not isinstance(self._next_response(final), Ok):
+                    pass
                 return
+            except LinkTimeout:
+                if time.monotonic() >= deadline:
+                    raise
 
     def _serve(self) -> None:
         last_write = time.monotonic()

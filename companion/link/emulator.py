@@ -61,6 +61,9 @@ class Emulator:
         tty.setraw(slave)
         self._slave = slave  # kept open: no EIO while the host has the port closed
         self.port = os.ttyname(slave)
+        # A hung or powered-down unit whose port stays open: what the host sends is lost
+        # and nothing comes back, until it is cleared (tests of a unit that goes quiet).
+        self.silent = False
         self._boots = 0
         self._lock = threading.RLock()
         self._unit = self._boot("power")
@@ -136,6 +139,8 @@ class Emulator:
         return unit
 
     def _out(self, line: str) -> None:
+        if self.silent:
+            return
         # nobody reading and the pty full: the line is lost, as on a wire
         with contextlib.suppress(OSError):
             os.write(self._master, (line + "\r\n").encode("ascii"))
@@ -153,7 +158,7 @@ class Emulator:
                 except OSError:
                     data = b""
                 with self._lock:
-                    for byte in data:
+                    for byte in b"" if self.silent else data:
                         self._byte(byte)
             self._tick()
 

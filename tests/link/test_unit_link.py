@@ -9,6 +9,7 @@ import pytest
 import serial
 
 from companion.link.client import CubeLink, Deadlines, Status
+from companion.link.emulator import Emulator
 from companion.link.protocol import ButtonPress, DisplayState, display_text
 from tests.link.conftest import Unit
 
@@ -142,6 +143,54 @@ def test_bounded_reconnects_give_up_on_a_missing_port() -> None:
     assert link.reconnects == 3
     assert any("nonexistent" in p for p in link.problems)
     link.close()
+
+
+def test_a_unit_silent_past_the_old_retry_limit_is_missing_then_found_again() -> None:
+    # Quick deadlines stand for the real ones (sync 1 s, back-off capped at 1 s, missing
+    # after 2 s): the link used to give up for good after 20 failed connects in a row.
+    quick = Deadlines(
+        reply_s=0.1,
+        sync_s=0.1,
+        sync_resend_s=0.03,
+        keepalive_s=0.05,
+        backoff_first_s=0.005,
+        backoff_max_s=0.02,
+        missing_s=0.3,
+    )
+    state = DisplayState(4, "b", "-", 2, 1, 5, "-")
+    with Emulator() as unit, CubeLink(unit.port, deadlines=quick) as link:
+        assert link.wait_status(Status.CONNECTED, 3)
+        link.show(state)
+        assert unit.wait_display(display_text(state))
+        unit.silent = True
+        assert link.wait_status(Status.MISSING, 3)
+        deadline = time.monotonic() + 10
+        while link.reconnects <= 25 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert link.reconnects > 25  # past the old limit of 20, and still trying
+        assert link.status is Status.MISSING and link.down_since is not None
+        unit.silent = False
+        assert link.wait_status(Status.CONNECTED, 2)
+        assert link.down_since is None
+        assert link.wait_confirmed(state, 2)  # the host's state is sent again
+        assert unit.wait_display(display_text(state))
+
+
+def test_a_unit_answering_again_during_a_sync_is_found_by_a_later_sync() -> None:
+    # One SYNC lost to a silent unit no longer costs the whole sync wait: it is sent again.
+    slow = Deadlines(sync_s=5.0, sync_resend_s=0.05, backoff_first_s=0.01, missing_s=10)
+    with Emulator() as unit:
+        unit.silent = True
+        link = CubeLink(unit.port, deadlines=slow)
+        link.start()
+        try:
+            time.sleep(0.3)  # the first connect is inside its 5 s sync wait
+            assert link.status is Status.CONNECTING
+            unit.silent = False
+            assert link.wait_status(Status.CONNECTED, 1.0)
+            assert link.reconnects == 0  # the same connect, not a new one
+        finally:
+            link.close()
 
 
 def test_port_discovery_by_usb_ids_and_answer(unit: Unit, monkeypatch: pytest.MonkeyPatch) -> None:
