@@ -9,7 +9,6 @@ camera matrix and distortion coefficients with the RMS reprojection error;
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.imageio import ImageFileError, load_image
+from calibration.jsonin import BadJSON, loads
 from calibration.schema import CalibrationError, Camera
 
 LENS_FORMAT = "bgcompanion-lens"
@@ -105,8 +105,8 @@ def calibrate_lens(
 
 def load_lens(path: str | Path) -> tuple[Camera, tuple[int, int]]:
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        doc = loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, BadJSON) as e:
         raise CalibrationError(f"{path}: cannot read a lens file ({e})") from None
     if not isinstance(doc, dict) or doc.get("format") != LENS_FORMAT:
         raise CalibrationError(f"{path}: not a lens file (format {LENS_FORMAT!r})")

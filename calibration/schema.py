@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from calibration.jsonin import BadJSON, loads
+
 FORMAT = "bgcompanion-calibration"
 VERSION = 1
 CORNER_NAMES = ("far-left", "far-right", "near-right", "near-left")
@@ -153,9 +155,9 @@ def load(path: str | Path) -> Calibration:
     except (OSError, UnicodeDecodeError) as e:
         raise CalibrationError(f"{path}: cannot read ({e.__class__.__name__}: {e})") from None
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise CalibrationError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None
+        doc = loads(text)
+    except BadJSON as e:
+        raise CalibrationError(f"{path}: not JSON ({e})") from None
     try:
         return from_json(doc)
     except CalibrationError as e:

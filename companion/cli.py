@@ -14,6 +14,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
+from calibration.imageio import ImageFileError
+from calibration.jsonin import BadJSON
+from calibration.jsonin import loads as bounded_json
 from calibration.schema import CalibrationError
 from companion.rules import (
     Color,
@@ -61,9 +64,9 @@ def _plays_json(plays: LegalPlays) -> dict[str, Any]:
 def _request(line: str) -> LegalPlays:
     """One legal-moves request line: {"position": ..., "turn": ..., "dice": [d1, d2]}."""
     try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as e:
-        raise UsageError(f"malformed JSON: {e.msg} at column {e.colno}") from None
+        obj = bounded_json(line)
+    except BadJSON as e:
+        raise UsageError(str(e)) from None
     if not isinstance(obj, dict):
         raise UsageError("expected a JSON object with 'position', 'turn' and 'dice'")
     for key in ("position", "dice"):
@@ -181,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_BAD_INPUT
         code: int = args.func(args, sys.stdin, sys.stdout)
         return code
-    except (UsageError, RulesError, CalibrationError) as e:
+    except (UsageError, RulesError, CalibrationError, ImageFileError, BadJSON) as e:
         print(f"bgcompanion: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:

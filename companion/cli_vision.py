@@ -151,6 +151,7 @@ class _BoardReaders:
 
 
 def cmd_read_board(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from calibration.jsonin import BadJSON, loads
     from calibration.schema import CalibrationError
     from companion.cli import UsageError
     from companion.rules import Position, draw_board
@@ -164,16 +165,14 @@ def cmd_read_board(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
+                obj = loads(line)
                 if not isinstance(obj, dict) or not isinstance(obj.get("image"), str):
                     raise UsageError('expected {"image": PATH, "calibration": PATH}')
                 cal = obj.get("calibration")
                 if cal is not None and not isinstance(cal, str):
                     raise UsageError("calibration: expected a path")
                 out = readers.read(obj["image"], cal)
-            except json.JSONDecodeError as e:
-                out = {"error": f"malformed JSON: {e.msg} at column {e.colno}"}
-            except (UsageError, CalibrationError, VisionError) as e:
+            except (BadJSON, UsageError, CalibrationError, VisionError) as e:
                 out = {"error": str(e)}
             print(json.dumps(out), file=stdout, flush=True)
         return 0
@@ -203,12 +202,13 @@ def cmd_read_board(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
 
 
 def _batch_line(reader: _Reader, line: str) -> dict[str, Any]:
+    from calibration.jsonin import BadJSON, loads
     from calibration.schema import CalibrationError
     from companion.cli import UsageError
     from vision.errors import VisionError
 
     try:
-        obj = json.loads(line)
+        obj = loads(line)
         if not isinstance(obj, dict) or not isinstance(obj.get("image"), str):
             raise UsageError('expected {"image": PATH, "calibration": PATH|null, "roller": ...}')
         cal = obj.get("calibration")
@@ -218,9 +218,7 @@ def _batch_line(reader: _Reader, line: str) -> dict[str, Any]:
         if background is not None and not isinstance(background, str):
             raise UsageError("background: expected a path or null")
         return reader.read(obj["image"], cal, obj.get("roller"), background)
-    except json.JSONDecodeError as e:
-        return {"error": f"malformed JSON: {e.msg} at column {e.colno}"}
-    except (UsageError, CalibrationError, VisionError) as e:
+    except (BadJSON, UsageError, CalibrationError, VisionError) as e:
         return {"error": str(e)}
 
 

@@ -103,3 +103,33 @@ def test_a_batch_names_a_bad_image_on_its_line_and_goes_on(tmp_path: Path) -> No
     assert result.returncode == 0 and result.stderr == ""
     first, second = result.stdout.splitlines()
     assert "too large" in first and '"roll"' in second
+
+
+# --- JSON --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("[" * 100_000, "line 1: JSON nested more than 32 levels deep"),
+        (
+            '{"position": "4HPwATDgc/ABMA", "turn": "white", "dice": [' + "5" * 5000 + ", 3]}",
+            "line 1: JSON number of 5000 digits",
+        ),
+        ('{"position": "4HPwATDgc/ABMA", "turn": "white", "dice": [NaN, 3]}', "NaN"),
+        ('{"position": "4HPwATDgc/ABMA", "turn": "white", "dice": [1e999, 3]}', "too large"),
+    ],
+)
+def test_legal_moves_bounds_json_depth_and_numbers(line: str, message: str) -> None:
+    """100,000 '[' was a RecursionError traceback; a 5,000-digit die a ValueError one."""
+    one_line_exit_2(bg("legal-moves", "--json", stdin=line + "\n"), message)
+
+
+def test_deep_json_in_a_batch_or_a_calibration_file_is_one_line(tmp_path: Path) -> None:
+    result = bg("read-board", "--batch", stdin="[" * 100_000 + "\n")
+    assert result.returncode == 0 and "nested more than" in result.stdout
+    cal = tmp_path / "deep.json"
+    cal.write_text('{"format": ' + "[" * 50_000 + "]" * 50_000 + "}")
+    one_line_exit_2(
+        bg("read-board", str(tmp_path / "x.png"), "--calibration", str(cal)), "not JSON"
+    )

@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from calibration.imageio import ImageFileError, load_image
+from calibration.jsonin import BadJSON, loads
 from calibration.schema import load as load_calibration
 from vision.changes import DiceWatch
 from vision.config import Config, config_text
@@ -117,9 +118,9 @@ def evaluate(cfg: Config, folder: str | Path, backgrounds: bool = False) -> Metr
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise VisionError(f"{labels}:{n}: malformed JSON ({e.msg})") from None
+            entry = loads(line)
+        except BadJSON as e:
+            raise VisionError(f"{labels}:{n}: {e}") from None
         try:
             truth = _truth(entry)
             path = str(entry["path"])
@@ -316,9 +317,9 @@ def board_labels(folder: str | Path) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise VisionError(f"{labels}:{n}: malformed JSON ({e.msg})") from None
+            entry = loads(line)
+        except BadJSON as e:
+            raise VisionError(f"{labels}:{n}: {e}") from None
         pos = entry.get("position") if isinstance(entry, dict) else None
         if (
             not isinstance(entry, dict)
