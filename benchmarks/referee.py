@@ -15,6 +15,18 @@ roll counts as right when roll and play are, and is counted apart), whether GNU 
 the match's .mat with the right score, and the frames per second the referee keeps up
 with (video decoding included; a still frame like the last one read is not read again).
 Targets (issue 6): every play and roll right; the .mat imported; >= 30 fps.
+
+    .venv/bin/python benchmarks/referee.py --noise [--games 40] [--seed 100]
+
+Under reading noise (issue 32): the same kind of games, told to the referee as readers
+making mistakes on purpose would (`companion.gamevideo.film_observations`, no video):
+each still scene's board read with a share of its places a checker off (with full
+confidence: the worst kind of mistake) and half that share of places unread, and
+separately with dice misread. Printed per noise rate: events right (corrections and
+requests for a hand fix not counted as events, and counted apart), games lost (the
+game's end missing, or its winner, result or points wrong), plays flagged to be
+checked. Targets: with 2% of point counts wrong, >= 99% of events right and no game
+lost; with 10%, no game lost.
 """
 
 from __future__ import annotations
@@ -37,7 +49,7 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 
 from calibration.geometry import BoardGeometry
 from companion.follow import Follower, follow, video_frames
-from companion.gamevideo import film_game, write_video
+from companion.gamevideo import Noise, film_game, film_observations, write_video
 from companion.referee import Referee
 from companion.rules.mat import export_mat
 from companion.rules.match import Match, MatchRules
@@ -48,7 +60,7 @@ LENGTH = 7
 
 def differences(got: list[dict[str, Any]], truth: list[dict[str, Any]]) -> list[str]:
     """The events missing from `got` (-) or extra in it (+), the lists aligned."""
-    skip = ("frame", "t", "inferred")
+    skip = ("frame", "t", "inferred", "fit")
     a = [json.dumps({k: v for k, v in e.items() if k not in skip}) for e in got]
     b = [json.dumps(e) for e in truth]
     out = []
@@ -123,12 +135,91 @@ def run_game(job: tuple[int, int]) -> dict[str, Any]:
     }
 
 
+NOISES = [
+    ("clean", Noise()),
+    ("counts 2%", Noise(counts=0.02, unread=0.01)),
+    ("counts 5%", Noise(counts=0.05, unread=0.025)),
+    ("counts 10%", Noise(counts=0.10, unread=0.05)),
+    ("dice 1%", Noise(dice=0.01)),
+    ("dice 1% + counts 2%", Noise(counts=0.02, unread=0.01, dice=0.01)),
+]
+
+
+def run_noisy(job: tuple[int, int, int]) -> dict[str, Any]:
+    """One game told to the referee with one of `NOISES`' mistakes."""
+    k, seed, which = job
+    film = film_game(seed, (1920, 1080), length=LENGTH, illegal_at=5 if k % 4 == 0 else None)
+    match = Match(MatchRules(length=LENGTH))
+    referee = Referee.for_match(match)
+    events: list[dict[str, Any]] = []
+    for obs in film_observations(film, NOISES[which][1], seed=seed * 7 + which):
+        events.extend(referee.feed(obs))
+    told = [e for e in events if e["type"] not in ("correction", "needs_fix")]
+    wrong = differences(told, film.truth)
+    end = [
+        {key: e[key] for key in ("winner", "points", "result")}
+        for e in told
+        if e["type"] == "game_over"
+    ]
+    truth_end = [
+        {key: e[key] for key in ("winner", "points", "result")}
+        for e in film.truth
+        if e["type"] == "game_over"
+    ]
+    return {
+        "which": which,
+        "events": len(film.truth),
+        "wrong": sum(w.startswith("-") for w in wrong),
+        "extra": sum(w.startswith("+") for w in wrong),
+        "lost": end != truth_end,
+        "corrections": sum(e["type"] == "correction" for e in events),
+        "fixes": sum(e["type"] == "needs_fix" for e in events),
+        "checks": sum(bool(e.get("fit", {}).get("check")) for e in told if e["type"] == "play"),
+        "plays": sum(e["type"] == "play" for e in told),
+    }
+
+
+def main_noise(args: argparse.Namespace) -> None:
+    t0 = time.perf_counter()
+    jobs = [(k, args.seed + k, which) for which in range(len(NOISES)) for k in range(args.games)]
+    with multiprocessing.Pool(args.workers) as pool:
+        results = pool.map(run_noisy, jobs, chunksize=4)
+    print(
+        f"referee under reading noise: {args.games} games per row (seeds {args.seed}-"
+        f"{args.seed + args.games - 1}, one 7-point match game each, every 4th with an "
+        "illegal play); the counts' noise comes with half as many places unread"
+    )
+    for which, (name, _) in enumerate(NOISES):
+        rows = [r for r in results if r["which"] == which]
+        events = sum(r["events"] for r in rows)
+        wrong = sum(r["wrong"] for r in rows)
+        print(
+            f"{name:>20}: events right {100 * (events - wrong) / events:6.2f}% "
+            f"({events - wrong} of {events}; {sum(r['extra'] for r in rows)} extra), "
+            f"games lost {sum(r['lost'] for r in rows)} of {len(rows)}, "
+            f"corrections {sum(r['corrections'] for r in rows)}, "
+            f"hand fixes asked {sum(r['fixes'] for r in rows)}, "
+            f"plays flagged to check {sum(r['checks'] for r in rows)} of "
+            f"{sum(r['plays'] for r in rows)}"
+        )
+    print(
+        "targets: counts 2% >= 99% of events right and no game lost; counts 10% no game "
+        f"lost; {time.perf_counter() - t0:.0f} s"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=5)
+    ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--seed", type=int, default=100)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--noise", action="store_true", help="reading noise, no video (issue 32)")
     args = ap.parse_args()
+    if args.noise:
+        args.games = args.games or 40
+        main_noise(args)
+        return
+    args.games = args.games or 5
     t0 = time.perf_counter()
     jobs = [(k, args.seed + k) for k in range(args.games)]
     with multiprocessing.Pool(args.workers) as pool:

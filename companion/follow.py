@@ -58,7 +58,9 @@ class Follower:
     def read(self, image: Image) -> tuple[list[DieReading], BoardSeen]:
         dice = self.dice.read(image)
         reading = self.board.read(image)
-        return dice, BoardSeen(tuple(reading.white), tuple(reading.black), reading.confidence)
+        places = tuple((p.place, float(p.confidence)) for p in reading.places)
+        board = BoardSeen(tuple(reading.white), tuple(reading.black), reading.confidence, places)
+        return dice, board
 
     def observe(self, image: Image, index: int, t: float) -> Observation:
         """What the referee is told of this frame (read in full only when it changed)."""

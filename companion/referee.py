@@ -19,11 +19,19 @@ whose turn it is and what is allowed) it decides:
 - a roll by the other player while the mover's dice still lie on the board is void
   (`reroll`, reason `early`);
 - the play, once the dice are picked up (`dice_picked_up`): every legal play's
-  resulting position is compared with the board read; the one that matches it is
-  the `play`. None matching a confidently read board is an `illegal_play` (the
-  match then waits for the opponent to accept it by rolling, or reject it); an
-  unreadable board asks for a hand correction (`needs_fix`) and is read again as
-  the hand moves away;
+  resulting position is scored against the board read, point by point, each point
+  weighed by the reader's confidence in it (`companion.explain`); the best is the
+  `play` when it explains the reading clearly better than the next (the event says
+  how well: `fit`, with `check` where the margin is thin). A reading no legal result
+  comes close to is an `illegal_play` only where it is a play the mover could have
+  made and was read surely where it differs (the match then waits for the opponent
+  to accept it by rolling, or reject it). A reading that decides nothing asks for a
+  look by hand (`needs_fix`) and each further look adds to the evidence; once the
+  opponent rolls, the play is decided on what was seen (the best explanation);
+- never lost: the board is compared with the position the referee believes at every
+  look; the same sure difference over several looks, across plays, is the referee's
+  mistake, not the reader's, and it takes the board as read (`correction`, recorded
+  in the match log, never an edit) where that is a position the game can be in;
 - a turn the camera missed (a roll misread and called back, but played): when the
   checkers move while a roll is awaited and exactly one roll explains the new
   position by a legal play, the roll and play are recorded marked `inferred`;
@@ -41,8 +49,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.rules.errors import RulesError
+from companion.explain import (
+    ExplainSettings,
+    Fit,
+    Reading,
+    plausible_correction,
+    plausible_play,
+    weigh,
+)
 from companion.rules.match import Action, Match, MatchError, Phase
+from companion.rules.moves import Play
 from companion.rules.position import Color, Position
 
 Event = dict[str, Any]
@@ -59,9 +75,13 @@ class DieSeen(Protocol):
 
 @dataclass(frozen=True)
 class BoardSeen:
+    """The checkers read: both arrays, the board's confidence and, where the reader
+    gives them, each place's ("1".."24" in white's numbering, "bar-white", "bar-black")."""
+
     white: tuple[int, ...]
     black: tuple[int, ...]
     confidence: float
+    places: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -117,12 +137,20 @@ class Referee:
         settle: int = 4,
         board_min: float = 0.5,
         fix_after: int = 30,
+        explain: ExplainSettings | None = None,
     ) -> None:
         self.match = match
         self.apply = apply
         self.settle = settle
         self.board_min = board_min
         self.fix_after = fix_after  # still frames an unreadable reading lasts before asking
+        self.explain = explain or ExplainSettings()
+        self._evidence: list[float] = []  # each legal result's summed cost over the looks
+        self._looks = 0  # looks at the board since the dice were picked up
+        # A sure difference between the board and the position believed, looked at in turn:
+        # (colour, index) -> (checkers, looks in a row, the believed positions it was seen on)
+        self._drift: dict[tuple[str, int], tuple[int, int, frozenset[int]]] = {}
+        self._believed = 0  # counts the positions the referee has believed in turn
         self._fix: tuple[int, Event] | None = None  # since which frame, and the request
         self._last: tuple[Any, ...] | None = None
         self._count = 0
@@ -226,6 +254,8 @@ class Referee:
                     out.append({"type": "opening_roll", "player": str(first), "dice": dice})
             elif kind == "play":
                 out.append({"type": "play", "player": str(e["player"]), "play": e["play"]})
+                if "fit" in e:
+                    out[-1]["fit"] = e["fit"]
             elif kind == "illegal_play":
                 out.append(
                     {"type": "illegal_play", "player": str(e["player"]), "position": e["position"]}
@@ -282,6 +312,12 @@ class Referee:
         return events
 
     def _roll(self, s: _Settled, match: Match) -> list[Event]:
+        events = self._look(s, match) if match.phase == Phase.ROLL else []
+        if events:
+            match = self.match()
+        return events + self._throw(s, match)
+
+    def _throw(self, s: _Settled, match: Match) -> list[Event]:
         roller = match.on_roll if match.phase == Phase.ROLL else match.on_roll.opponent
         allowed = match.rules.dice_on_checker == "allowed"
         roll, ok, reasons = rules_verdict(s.raw_dice, str(roller), allowed)
@@ -301,25 +337,37 @@ class Referee:
         """Checkers moved while a roll was awaited: a turn the camera missed.
 
         When a misread roll was called back (or the dice were never seen), the player
-        still played it. If exactly one roll has a legal play that leaves the checkers
-        as read, that turn is recorded, marked `inferred`, instead of losing the thread.
+        still played it. If exactly one roll has a legal play that explains the checkers
+        as read, surely and clearly better than the board as it was (and than any other
+        result), that turn is recorded, marked `inferred`, instead of losing the thread.
         """
-        board = s.board
-        if match.phase != Phase.ROLL or board is None or board.confidence < self.board_min:
+        if match.phase != Phase.ROLL:
             return []
-        observed = (tuple(board.white), tuple(board.black))
-        if observed == (match.position.white, match.position.black):
+        events = self._look(s, match)
+        if events:
+            return events
+        reading = self._reading(s)
+        if reading is None:
             return []
-        found: list[tuple[tuple[int, int], str]] = []
+        position = match.position
+        stay = reading.cost(position)
+        if stay < self.explain.check_margin:
+            return []  # the board as it was explains the reading well enough
+        costs: dict[Position, tuple[float, set[tuple[int, int]], str]] = {}
         for hi in range(1, 7):
             for lo in range(1, hi + 1):
-                for play in match.position.legal_plays((hi, lo)):
-                    if (play.result.white, play.result.black) == observed:
-                        found.append(((hi, lo), str(play)))
-                        break
-        if len(found) != 1:
+                for play in position.legal_plays((hi, lo)):
+                    result = play.result
+                    if result in costs:
+                        costs[result][1].add((hi, lo))
+                    else:
+                        costs[result] = (reading.cost(result), {(hi, lo)}, str(play))
+        ranked = sorted(costs.values(), key=lambda c: c[0])
+        cost, rolls, play_text = ranked[0]
+        runner_up = min([stay, *(c[0] for c in ranked[1:2])])
+        if cost > 0.5 or runner_up - cost < self.explain.check_margin or len(rolls) != 1:
             return []
-        dice, play_text = found[0]
+        dice = next(iter(rolls))
         mover = str(match.on_roll)
         events = [
             {**e, "inferred": True} for e in self._apply({"type": "roll", "dice": list(dice)})
@@ -329,6 +377,7 @@ class Referee:
         if played:
             played[0] = {**played[0], "inferred": True}
         self._turn_done()
+        self._believed += 1
         return events + played
 
     def _unreadable(self, roller: Color | None) -> list[Event]:
@@ -360,35 +409,157 @@ class Referee:
         if not self._picked_up:
             self._picked_up = True
             events.append({"type": "dice_picked_up", "player": str(mover)})
-        events.extend(self._read_play(s, match))
+        if not dice:
+            return events + self._read_play(s, match)
+        # Dice again after the mover's were picked up: the next roll is on the board, so
+        # the play is decided on what was seen, and the roll is read after it.
+        events += self._read_play(s, match, forced=True)
+        match = self.match()
+        if match.phase in (Phase.ROLL, Phase.ILLEGAL):
+            events += self._throw(s, match)
         return events
 
-    def _read_play(self, s: _Settled, match: Match) -> list[Event]:
-        mover = match.on_roll
+    def _reading(self, s: _Settled) -> Reading | None:
         board = s.board
-        if board is None or board.confidence < self.board_min:
-            return self._ask(mover, "board unreadable")
-        observed = (tuple(board.white), tuple(board.black))
+        if board is None or (not board.places and board.confidence < self.board_min):
+            return None
+        return weigh(board.white, board.black, board.places, board.confidence, self.explain)
+
+    def _read_play(self, s: _Settled, match: Match, forced: bool = False) -> list[Event]:
+        """The play, as the legal result that best explains every look since the pick-up.
+
+        Taken when it beats the next by `margin_min` and explains the board (within
+        `accept_max`); a reading no legal result comes close to is an illegal play where
+        it is a play the mover could have made, read surely where it differs from the
+        best; otherwise another look is awaited. `forced` (the next roll is on the
+        board): the best explanation is taken, flagged to be checked.
+        """
+        mover = match.on_roll
         assert match.dice is not None
-        plays = match.position.legal_plays(match.dice)
-        for play in plays:
-            result = play.result
-            if (tuple(result.white), tuple(result.black)) == observed:
-                self._turn_done()
-                return self._apply({"type": "play", "play": str(play)})
+        plays = list(match.position.legal_plays(match.dice))
+        if len(self._evidence) != len(plays):
+            self._evidence, self._looks = [0.0] * len(plays), 0
+        reading = self._reading(s)
+        if reading is not None:
+            for i, play in enumerate(plays):
+                self._evidence[i] += reading.cost(play.result)
+            self._looks += 1
+        fit = self._fit()
+        x = self.explain
+        if fit is not None:
+            mean = fit.cost / self._looks
+            clear = fit.margin >= x.margin_min
+            if clear and mean <= x.close_max:
+                return self._play(plays[fit.index], fit, s, match)
+            observed = reading.position if reading is not None else None
+            if (
+                mean > x.close_max
+                and reading is not None
+                and observed is not None
+                and plausible_play(match.position, observed, mover)
+                and reading.sure_where(observed, plays[fit.index].result)
+            ):
+                return self._illegal(observed, mover)
+            if forced or (clear and mean <= x.accept_max):
+                return self._play(plays[fit.index], fit, s, match)
+        elif forced:
+            # Nothing seen to go by: the game goes on with a play to be checked, and the
+            # board corrects the position at the next sure looks.
+            return self._play(plays[0], None, s, match)
+        if reading is None:
+            return self._ask(mover, "board unreadable")
+        return self._ask(mover, "the board shows no one play clearly")
+
+    def _fit(self) -> Fit | None:
+        if not self._looks:
+            return None
+        costs = self._evidence
+        order = sorted(range(len(costs)), key=lambda i: costs[i])
+        first = order[0]
+        margin = costs[order[1]] - costs[first] if len(order) > 1 else float("inf")
+        return Fit(first, costs[first], margin)
+
+    def _play(self, play: Play, fit: Fit | None, s: _Settled, match: Match) -> list[Event]:
+        action: Action = {"type": "play", "play": str(play)}
+        if fit is None:
+            action["fit"] = {"cost": None, "margin": None, "check": True}
+        else:
+            margin = round(fit.margin, 2) if fit.margin != float("inf") else None
+            check = margin is not None and margin < self.explain.check_margin
+            action["fit"] = {
+                "cost": round(fit.cost / self._looks, 2),
+                "margin": margin,
+                "check": check,
+            }
+        self._turn_done()
+        events = self._apply(action)
+        self._believed += 1
+        after = self.match()
+        if after.phase == Phase.ROLL:
+            events += self._look(s, after)
+        return events
+
+    def _illegal(self, observed: Position, mover: Color) -> list[Event]:
         try:
-            position = Position(observed[0], observed[1])
-        except (RulesError, ValueError):
-            position = None
-        if position is None or position.status():
-            return self._ask(mover, "impossible position")
-        try:
-            events = self._apply({"type": "illegal_play", "position": position.to_json()})
+            events = self._apply({"type": "illegal_play", "position": observed.to_json()})
         except MatchError as e:
             return self._ask(mover, str(e))
         self._turn_done()
+        self._believed += 1
+        self._drift = {}
+        return events
+
+    def _look(self, s: _Settled, match: Match) -> list[Event]:
+        """A look at the board while the referee knows what it should show: a sure
+        difference seen on several looks in a row, across positions believed in turn,
+        is the referee's own mistake (a play taken wrongly): it takes the board as read
+        (`correction`) where that is a position the game can be in."""
+        reading = self._reading(s)
+        if reading is None:
+            return []
+        believed = match.position
+        drift: dict[tuple[str, int], tuple[int, int, frozenset[int]]] = {}
+        for key, delta in reading.residual(believed).items():
+            was = self._drift.get(key)
+            if was is not None and was[0] == delta:
+                drift[key] = (delta, was[1] + 1, was[2] | {self._believed})
+            else:
+                drift[key] = (delta, 1, frozenset({self._believed}))
+        self._drift = drift
+        x = self.explain
+        lasting = {
+            key: d
+            for key, (d, looks, seen_on) in drift.items()
+            if looks >= x.resync_readings and len(seen_on) >= x.resync_plays
+        }
+        if not lasting:
+            return []
+        white, black = list(believed.white), list(believed.black)
+        for (color, i), d in lasting.items():
+            (white if color == "white" else black)[i] += d
+        for side in (white, black):
+            side[0] = 15 - sum(side[1:])  # borne off: what is not seen on the board
+        try:
+            corrected = Position(tuple(white), tuple(black), believed.turn)
+        except ValueError:
+            return []
+        if not plausible_correction(believed, corrected):
+            return []
+        try:
+            events = self._apply(
+                {
+                    "type": "correction",
+                    "position": corrected.to_json(),
+                    "note": "re-synchronised from the board",
+                }
+            )
+        except MatchError:
+            return []
+        self._drift = {}
+        self._believed += 1
         return events
 
     def _turn_done(self) -> None:
         self._picked_up = False
         self._early = False
+        self._evidence, self._looks = [], 0

@@ -337,6 +337,9 @@ class Match:
             "steps": steps,
             "position": result.to_json(),
         }
+        fit = _play_fit(a.get("fit"))
+        if fit is not None:
+            done["fit"] = fit  # how well the camera's reading explained the play
         self.game.slots.append((mover, f"{self._dice_text()}: {steps}".rstrip()))
         self._after_play(result, events)
         return done
@@ -537,6 +540,19 @@ class Match:
             "winner": self.winner.value if self.winner else None,
             "rules": self.rules.to_json(),
         }
+
+
+def _play_fit(fit: Any) -> dict[str, Any] | None:
+    """A play's `fit` note from the referee (cost and margin in checkers, whether the
+    players should glance at it), kept only in that shape."""
+    if not isinstance(fit, dict):
+        return None
+    out: dict[str, Any] = {}
+    for key in ("cost", "margin"):
+        v = fit.get(key)
+        out[key] = float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+    out["check"] = fit.get("check") is True
+    return out
 
 
 def match_info(match: Match) -> MatchInfo:
