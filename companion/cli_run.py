@@ -99,7 +99,7 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from calibration.schema import load
     from companion.cli import UsageError
     from companion.live import Session, return_memory_promptly
-    from companion.web import create_app
+    from companion.web import create_app, make_page_server
 
     return_memory_promptly()
 
@@ -134,12 +134,10 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
     import logging
 
-    from werkzeug.serving import make_server
-
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     app = create_app(session)
     try:
-        server = make_server(args.host, args.port, app, threaded=True)
+        server = make_page_server(args.host, args.port, app)  # one thread for all live pages
     except OSError as e:
         session.close()
         raise UsageError(f"cannot serve the page on {args.host}:{args.port}: {e}") from None

@@ -29,15 +29,34 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
         PIN_ATTEMPTS=5,  # wrong PINs in a row from one address before a pause
         PIN_PAUSE_S=30.0,
         STREAM_KEEPALIVE_S=15.0,
+        STREAM_MAX_WATCHERS=1000,  # live streams at once; more get a 503 and Retry-After
+        STREAM_RETRY_AFTER_S=30,
     )
     if test_config:
         app.config.update(test_config)
     app.extensions["bg_session"] = session
-    from companion.web.views import bp, register_errors
+    from companion.web.auth import Controllers
+    from companion.web.streams import StreamHub
+    from companion.web.views import bp, page_state, register_errors
 
+    app.extensions["bg_controllers"] = Controllers()
+    app.extensions["bg_hub"] = StreamHub(
+        lambda: page_state(session),
+        session.wait_change,
+        session.stop,
+        limit=int(app.config["STREAM_MAX_WATCHERS"]),
+        keepalive_s=float(app.config["STREAM_KEEPALIVE_S"]),
+    )
     app.register_blueprint(bp)
     register_errors(app)
     return app
 
 
-__all__ = ["create_app"]
+def make_page_server(host: str, port: int, app: Flask) -> Any:
+    """The page's HTTP server (see companion.web.streams)."""
+    from companion.web.streams import make_page_server as make
+
+    return make(host, port, app)
+
+
+__all__ = ["create_app", "make_page_server"]

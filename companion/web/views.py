@@ -3,11 +3,10 @@ the camera view, the controls, the .mat export."""
 
 from __future__ import annotations
 
-import hmac
 import json
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import (
@@ -25,6 +24,8 @@ from werkzeug.exceptions import HTTPException
 from companion.live import PAGE_ACTIONS, Session
 from companion.rules.errors import RulesError
 from companion.rules.match import MatchError, MatchRules
+from companion.web.auth import Controllers, same_secret, well_formed_pin, well_formed_token
+from companion.web.streams import ADOPT_KEY, HUB_KEY, StreamHub, Watch, event
 
 bp = Blueprint("web", __name__)
 
@@ -32,15 +33,26 @@ bp = Blueprint("web", __name__)
 class BadRequest(Exception):
     """A request the page refuses: a status and one line saying why."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after_s: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after_s = retry_after_s
 
 
 def live() -> Session:
     s: Session = current_app.extensions["bg_session"]
     return s
+
+
+def controllers() -> Controllers:
+    c: Controllers = current_app.extensions["bg_controllers"]
+    return c
+
+
+def hub() -> StreamHub:
+    h: StreamHub = current_app.extensions["bg_hub"]
+    return h
 
 
 def _token() -> str:
@@ -52,28 +64,28 @@ def _token() -> str:
 
 
 def _control() -> bool:
-    """Whether this browser has entered the PIN (since this run started)."""
-    return bool(session.get("control")) and session.get("pin_of") == _pin_tag()
-
-
-def _pin_tag() -> str:
-    return hmac.new(current_app.config["SECRET_KEY"], live().pin.encode(), "sha256").hexdigest()[
-        :16
-    ]
+    """Whether this browser holds the controls: it entered the PIN in this run and has not
+    logged out since (checked on the server: an old copy of the cookie does not do)."""
+    return session.get("control") in controllers()
 
 
 def _guard(need_control: bool = True) -> dict[str, Any]:
     """Checks a state-changing request; returns its JSON body (an object)."""
     origin = request.headers.get("Origin")
     if origin is not None and origin.rstrip("/") != request.host_url.rstrip("/"):
-        raise BadRequest(403, f"requests from {origin} are not accepted")
+        raise BadRequest(403, f"requests from {origin!r} are not accepted")
     if not request.is_json:
         raise BadRequest(415, "send JSON (Content-Type: application/json)")
     sent = request.headers.get("X-CSRF-Token", "")
     expected = session.get("csrf")
-    if not isinstance(expected, str) or not hmac.compare_digest(sent, expected):
+    if sent and not well_formed_token(sent):
+        raise BadRequest(403, "malformed anti-forgery token: reload the page")
+    if not sent or not isinstance(expected, str) or not same_secret(sent, expected):
         raise BadRequest(403, "missing or wrong anti-forgery token: reload the page")
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # arrays nested thousands deep: not a request of this page's
+        body = None
     if not isinstance(body, dict):
         raise BadRequest(400, "the body must be a JSON object")
     if need_control and not _control():
@@ -81,8 +93,16 @@ def _guard(need_control: bool = True) -> dict[str, Any]:
     return body
 
 
+def page_state(s: Session) -> dict[str, Any]:
+    """What the page shows, but for whether the watcher holds the controls."""
+    state = s.state()
+    cube = str(state["health"].get("cube", ""))
+    state["cube_missing"] = cube.split(" ", 1)[0] == "missing"  # the link's Status.MISSING
+    return state
+
+
 def _state() -> dict[str, Any]:
-    state = live().state()
+    state = page_state(live())
     state["control"] = _control()
     return state
 
@@ -105,27 +125,45 @@ def state() -> Response:
 
 @bp.get("/api/stream")
 def stream() -> Response:
-    control = _control()
-    s = live()
-    keepalive = float(current_app.config["STREAM_KEEPALIVE_S"])
+    """The state pushed on every change (Server-Sent Events), to at most
+    STREAM_MAX_WATCHERS at once; beyond that a 503 with a Retry-After."""
+    streams = hub()
+    if not streams.reserve():
+        wait = int(current_app.config["STREAM_RETRY_AFTER_S"])
+        raise BadRequest(
+            503,
+            f"too many live watchers ({streams.limit}): try again in {wait} s",
+            retry_after_s=wait,
+        )
+    sid, granted = session.get("control"), controllers()
 
-    def events() -> Iterator[str]:
-        version = -1
-        while not s.stop.is_set():
-            now = s.wait_change(version, keepalive)
-            if now == version:
-                yield ": keepalive\n\n"
-                continue
-            version = now
-            state = s.state()
-            state["control"] = control
-            yield f"id: {now}\nevent: state\ndata: {json.dumps(state)}\n\n"
+    def control() -> bool:
+        return sid in granted
 
-    return Response(
-        events(),
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    if request.environ.get(HUB_KEY) is streams:  # the page's server: the hub serves it
+        request.environ[ADOPT_KEY] = Watch(control)
+        return Response(b"retry: 2000\n\n", mimetype="text/event-stream", headers=headers)
+    response = Response(
+        _events(live(), control, float(current_app.config["STREAM_KEEPALIVE_S"])),
         mimetype="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        headers=headers,
     )
+    response.call_on_close(streams.release)
+    return response
+
+
+def _events(s: Session, control: Callable[[], bool], keepalive: float) -> Iterator[bytes]:
+    """A stream served by a thread of its own (outside the page's server: tests, other
+    WSGI servers)."""
+    version = -1
+    while not s.stop.is_set():
+        now = s.wait_change(version, keepalive)
+        if now == version:
+            yield b": keepalive\n\n"
+            continue
+        version = now
+        yield event(page_state(s), control())
 
 
 @bp.get("/camera.jpg")
@@ -165,20 +203,26 @@ def login() -> Response:
     pause = float(current_app.config["PIN_PAUSE_S"])
     if count >= int(current_app.config["PIN_ATTEMPTS"]) and time.monotonic() - since < pause:
         raise BadRequest(429, f"too many wrong PINs: wait {pause:.0f} seconds")
-    pin = body.get("pin")
-    if not isinstance(pin, str) or not hmac.compare_digest(pin.strip(), live().pin):
+    pin = well_formed_pin(body.get("pin"))
+    if pin is None:
+        failures[who] = (count + 1, time.monotonic())
+        raise BadRequest(400, "the PIN is the digits 0-9 shown in the terminal")
+    if not same_secret(pin, live().pin):
         failures[who] = (count + 1, time.monotonic())
         raise BadRequest(403, "wrong PIN")
     failures.pop(who, None)
-    session["control"] = True
-    session["pin_of"] = _pin_tag()
+    granted = controllers()
+    granted.revoke(session.get("control"))  # one id per browser: the new one
+    session["control"] = granted.grant()
     return jsonify({"ok": True, "control": True})
 
 
 @bp.post("/api/logout")
 def logout() -> Response:
+    """Gives the controls back: this browser's id is revoked here, on the server, so a copy
+    of its cookie kept from before controls nothing either."""
     _guard(need_control=False)
-    session.pop("control", None)
+    controllers().revoke(session.pop("control", None))
     return jsonify({"ok": True, "control": False})
 
 
@@ -276,7 +320,10 @@ def new_match() -> Response:
 def register_errors(app: Flask) -> None:
     @app.errorhandler(BadRequest)
     def refused(e: BadRequest) -> tuple[Response, int]:
-        return jsonify({"error": e.message}), e.status
+        response = jsonify({"error": e.message})
+        if e.retry_after_s is not None:
+            response.headers["Retry-After"] = str(e.retry_after_s)
+        return response, e.status
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException) -> tuple[Response, int]:

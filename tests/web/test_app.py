@@ -236,3 +236,109 @@ def test_the_stream_pushes_each_change(app: Flask, client: FlaskClient, session:
     assert len(got) == 2
     assert got[0]["match"]["phase"] == "opening" and got[1]["match"]["phase"] == "move"
     assert got[1]["match"]["dice"] == [4, 2] and got[1]["control"] is True
+
+
+def one_line_json(r: Any) -> dict[str, Any]:
+    """The body of a refusal: one line of JSON with the reason."""
+    text = r.get_data(as_text=True)
+    assert text.strip().count("\n") == 0, text
+    reply: dict[str, Any] = json.loads(text)
+    assert isinstance(reply.get("error"), str) and reply["error"]
+    return reply
+
+
+def test_malformed_pins_and_tokens_get_a_4xx_with_one_line_of_json(
+    app: Flask, client: FlaskClient, session: Session
+) -> None:
+    app.config["PIN_ATTEMPTS"] = 100  # only the shape of what is sent is tested here
+    token = token_of(client)
+    before = events_in_file(session.store.path)
+    pins: list[Any] = [
+        "００００",  # full-width digits
+        "٤٨٢١",  # the right PIN in Arabic-Indic digits
+        "48２1",
+        "4821x",
+        "",
+        " ",
+        "1" * 13,
+        "\ud800",
+        4821,
+        None,
+        ["4821"],
+    ]
+    for pin in pins:
+        r = post(client, "/api/login", {"pin": pin}, token)
+        assert r.status_code == 400, (pin, r.status_code)
+        assert "PIN" in one_line_json(r)["error"]
+    action = {"type": "opening", "white": 5, "black": 3}
+    for bad in ("tok\xe9n", token[:-1] + "\xff", "\x80" * 32, "x" * 5000, token + "=", " "):
+        for url, body in (("/api/login", {"pin": PIN}), ("/api/action", action)):
+            r = post(client, url, body, bad)
+            assert r.status_code == 403, (bad, url, r.status_code)
+            assert "anti-forgery token" in one_line_json(r)["error"]
+    nested = "[" * 5000 + "]" * 5000  # deeper than Python's JSON parser goes
+    r = client.post(
+        "/api/login",
+        data=nested,
+        headers={"X-CSRF-Token": token, "Content-Type": "application/json"},
+    )
+    assert r.status_code == 400 and one_line_json(r)
+    assert client.get("/api/state").get_json()["control"] is False
+    assert events_in_file(session.store.path) == before
+    # the right PIN, with spaces around it as typed, still works
+    assert post(client, "/api/login", {"pin": f" {PIN} "}, token).status_code == 200
+
+
+def test_logging_out_revokes_the_session_on_the_server(
+    app: Flask, client: FlaskClient, session: Session
+) -> None:
+    token = controller(client)
+    saved = client.get_cookie("session")
+    assert saved is not None
+    assert post(client, "/api/logout", {}, token).status_code == 200
+    # a copy of the cookie taken before logging out, replayed by another browser
+    replay = app.test_client()
+    replay.set_cookie("session", saved.value)
+    before = events_in_file(session.store.path)
+    r = post(replay, "/api/action", {"type": "opening", "white": 5, "black": 3}, token)
+    assert r.status_code == 401 and "PIN" in one_line_json(r)["error"]
+    assert post(replay, "/api/undo", {}, token).status_code == 401
+    assert replay.get("/api/state").get_json()["control"] is False
+    assert events_in_file(session.store.path) == before
+    # another browser's controls are its own: one logging out does not end them
+    other = app.test_client()
+    other_token = controller(other)
+    again = controller(client)
+    assert post(client, "/api/logout", {}, again).status_code == 200
+    r = post(other, "/api/action", {"type": "opening", "white": 5, "black": 3}, other_token)
+    assert r.status_code == 200
+
+
+def test_live_streams_beyond_the_cap_are_refused_with_retry_after(
+    app: Flask, client: FlaskClient
+) -> None:
+    app.extensions["bg_hub"].limit = 2
+    first, second = client.get("/api/stream"), client.get("/api/stream")
+    assert first.status_code == second.status_code == 200
+    refused = client.get("/api/stream")
+    assert refused.status_code == 503
+    assert refused.headers["Retry-After"] == str(app.config["STREAM_RETRY_AFTER_S"])
+    assert "too many live watchers" in one_line_json(refused)["error"]
+    assert client.get("/").status_code == 200  # the page itself is still served
+    assert client.get("/api/state").status_code == 200
+    first.close()  # a watcher leaves: its place is free again
+    third = client.get("/api/stream")
+    assert third.status_code == 200
+    second.close()
+    third.close()
+    assert app.extensions["bg_hub"].watching == 0
+
+
+def test_the_page_says_when_the_cube_unit_is_missing(client: FlaskClient, session: Session) -> None:
+    assert client.get("/api/state").get_json()["cube_missing"] is False
+    session.health.cube = "missing (LinkTimeout: no answer from the cube unit)"
+    assert client.get("/api/state").get_json()["cube_missing"] is True
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="cube-missing"' in page and "cube unit missing" in page
+    session.health.cube = "connected"
+    assert client.get("/api/state").get_json()["cube_missing"] is False

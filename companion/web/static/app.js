@@ -64,6 +64,7 @@
     parts.push(h.last_save ? `saved ${h.last_save}` : "nothing saved yet");
     $("health").textContent = parts.join(" · ");
     $("health").classList.toggle("warn", !!(h.camera_error || (h.drift && h.drift.moved)));
+    $("cube-missing").hidden = !state.cube_missing;
   }
 
   function renderVerdict() {
@@ -265,14 +266,22 @@
     if (await post("api/new-match", body)) { say("New match started."); $("new-match").hidden = true; }
   });
 
-  // Live updates: the whole state, pushed on every change.
+  // Live updates: the whole state, pushed on every change. A stream refused (too many
+  // watchers: 503) is not retried by the browser itself: try again in half a minute.
   let source = null;
+  let retry = null;
   function connect() {
     if (source) source.close();
+    clearTimeout(retry);
     source = new EventSource("api/stream");
     source.addEventListener("state", (ev) => { state = JSON.parse(ev.data); render(); });
     source.onopen = () => document.body.classList.remove("offline");
-    source.onerror = () => document.body.classList.add("offline");
+    source.onerror = () => {
+      document.body.classList.add("offline");
+      if (source.readyState === EventSource.CLOSED) {
+        retry = setTimeout(() => { refresh(); connect(); }, 25000 + Math.random() * 10000);
+      }
+    };
   }
 
   // The camera view: the newest frame with what was read drawn on it.
