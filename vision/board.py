@@ -16,8 +16,13 @@ circle of one known size and every point is an upright strip. Then, per point:
    top, each across two below it (`stack_layout`, the convention the renderer and the
    README describe). Each count 0-15 predicts where its fully visible checkers lie;
    the count whose prediction matches the circles found is the reading.
-4. Colour: the inside of every circle found, split into light and dark over the whole
-   board (white has the light checkers, CONTRACTS.md §1).
+4. Colour: the colour inside every circle found (Lab, median over its middle), split in
+   two groups over the whole board (`vision.board_colours`): white's are the lighter
+   group (CONTRACTS.md §1), whatever the two colours are. Checkers on the bar are their
+   colour's, whichever half of the bar they lie in.
+
+A checker is a rim found all round with one even colour on some ring inside it; a rim
+found all round (`rim_sure`) may have a logo, a dished top or marbling inside.
 
 Each point's confidence is the least of: how clearly its circles clear the threshold
 (and its non-circles stay below it), how well the positions fit the count, and how
@@ -28,7 +33,6 @@ points'. Borne-off checkers are not looked for in the trays: each side's off cou
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from dataclasses import dataclass, field, replace
@@ -39,6 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
+from vision.board_colours import split_colours
 from vision.errors import ImageError
 
 Image = NDArray[np.uint8]
@@ -62,10 +67,19 @@ class BoardSettings:
     circle_soft: float = 0.1  # margin (ring share) that counts as a fully clear decision
     facing_min: float = 0.88  # cos^2 of the largest angle between an edge and the radius
     inside_spread: float = 30.0  # grey levels (any channel) inside a checker's rim, round it
+    # rings inside the rim (of its radius) tried for one even colour: the best counts (a logo
+    # or a dished centre breaks the inner ones, a bevel the outer one)
+    inside_radii: tuple[float, ...] = (0.4, 0.6, 0.75)
+    colour_share: float = 0.6  # of the checker's diameter: the square its colour is read in
     lateral_share: float = 0.1  # off-axis search, in point widths, each side
     fit_tolerance: float = 0.3  # checker diameters a circle may sit off its expected place
     fit_drift: float = 0.04  # ... plus this per checker, for gaps in the row
-    light_split_min: float = 25.0  # Lab lightness gap between the two colours' checkers
+    colour_gap_min: float = 20.0  # weighted Lab distance between the two colours' checkers
+    # A rim found all round (its share of the ring at least `rim_sure`) marks a checker even
+    # where no ring inside it is one even colour (logos, dished or marbled tops), as long as
+    # `inside_min` of one is.
+    rim_sure: float = 0.9
+    inside_min: float = 0.4
 
 
 def stack_layout(count: int, row: int) -> list[tuple[int, float]]:
@@ -135,7 +149,7 @@ class _Found:
 
     place: _Place
     circles: list[tuple[float, float, float]] = field(default_factory=list)  # x, y mm, score
-    lights: list[float] = field(default_factory=list)  # lightness 0-100 inside each
+    colours: list[tuple[float, float, float]] = field(default_factory=list)  # Lab inside each
     along_d: list[float] = field(default_factory=list)  # from the origin, in diameters
     best_other: float = 0.0
 
@@ -315,14 +329,17 @@ class BoardReader:
             refined = trial[np.arange(len(centres)), best // len(radii)]
         # Inside the rim a checker is one colour all round; the streaks of a wooden point, or
         # the triangle and the cloth beside it, are not.
-        inner = 0.4 * radii[1]
-        ix = np.clip(np.rint(refined[:, 0:1] + inner * cos[None, :]).astype(np.intp), 0, w - 1)
-        iy = np.clip(np.rint(refined[:, 1:2] + inner * sin[None, :]).astype(np.intp), 0, h - 1)
-        colours = smooth[iy, ix].astype(np.float32)  # centres x angles x 3
-        centre = np.median(colours, axis=1, keepdims=True)
-        near = np.abs(colours - centre).max(axis=2) <= self.s.inside_spread
-        uniform = near.mean(axis=1)
-        return np.minimum(scores, uniform).astype(np.float64), refined
+        uniform = np.zeros(len(centres))
+        for share in self.s.inside_radii:
+            inner = share * radii[1]
+            ix = np.clip(np.rint(refined[:, 0:1] + inner * cos[None, :]).astype(np.intp), 0, w - 1)
+            iy = np.clip(np.rint(refined[:, 1:2] + inner * sin[None, :]).astype(np.intp), 0, h - 1)
+            colours = smooth[iy, ix].astype(np.float32)  # centres x angles x 3
+            centre = np.median(colours, axis=1, keepdims=True)
+            near = np.abs(colours - centre).max(axis=2) <= self.s.inside_spread
+            uniform = np.maximum(uniform, near.mean(axis=1))
+        patterned = (scores >= self.s.rim_sure) & (uniform >= self.s.inside_min)
+        return np.where(patterned, scores, np.minimum(scores, uniform)).astype(np.float64), refined
 
     def _cost(self, along_d: list[float], expected: list[float]) -> float:
         """How far the circles sit from where a count puts them (1 = at the tolerance)."""
@@ -391,7 +408,7 @@ class BoardReader:
         gx: FloatImage,
         gy: FloatImage,
         smooth: Image,
-        grey: Image,
+        lab: Image,
     ) -> _Found:
         """The fully visible checkers along one place, nearest the origin first."""
         s = self.s.px_per_mm
@@ -410,7 +427,7 @@ class BoardReader:
             ]
         )
         scores, refined = self.oriented(gx, gy, smooth, centres)
-        inner = max(1, round(self.d_mm * s * 0.22))
+        inner = max(1, round(self.d_mm * s * self.s.colour_share / 2))
         taken: list[float] = []  # along, mm
         for k in np.argsort(-scores):
             x, y = (refined[k] + 0.5) / s - self.m
@@ -421,13 +438,13 @@ class BoardReader:
                 found.best_other = max(found.best_other, float(scores[k]))
                 continue
             cx, cy = round(refined[k][0]), round(refined[k][1])
-            patch = grey[max(0, cy - inner) : cy + inner + 1, max(0, cx - inner) : cx + inner + 1]
+            patch = lab[max(0, cy - inner) : cy + inner + 1, max(0, cx - inner) : cx + inner + 1]
             taken.append(along)
             found.circles.append((float(x), float(y), float(scores[k])))
-            found.lights.append(float(np.median(patch)) * 100 / 255 if patch.size else 0.0)
+            found.colours.append(_lab_median(patch))
         order = np.argsort(taken)
         found.circles = [found.circles[i] for i in order]
-        found.lights = [found.lights[i] for i in order]
+        found.colours = [found.colours[i] for i in order]
         found.along_d = [taken[i] / self.d_mm for i in order]
         return found
 
@@ -437,37 +454,53 @@ class BoardReader:
         gx, gy, edges = self.edges(view)
         cmap = self.circle_map(edges)
         smooth = np.asarray(cv2.GaussianBlur(view, (0, 0), 1.0), np.uint8)
-        grey = np.asarray(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY), np.uint8)
-        found = [self._circles(place, cmap, gx, gy, smooth, grey) for place in self.places]
-        split, split_conf = _split_lightness(
-            [v for f in found for v in f.lights], self.s.light_split_min
-        )
+        lab = np.asarray(cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB), np.uint8)
+        found = [self._circles(place, cmap, gx, gy, smooth, lab) for place in self.places]
+        found = self._bar_together(found)
+        colours = np.array([c for f in found for c in f.colours], np.float64).reshape(-1, 3)
+        split = split_colours(colours, self.s.colour_gap_min)
         white, black = [0] * 26, [0] * 26
         places_out = []
         soft = self.s.circle_soft
+        k = 0
         for f in found:
             place = f.place
+            n = len(f.circles)
+            is_white, sure = split.white[k : k + n], split.sure[k : k + n]
+            k += n
             # How clearly the circles clear the threshold, and everything else stays under it.
             clear = [min(1.0, (c[2] - self.s.circle_min) / soft) for c in f.circles]
             clear.append(min(1.0, (self.s.circle_min - f.best_other) / soft))
-            if place.name.startswith("bar"):
-                # Checkers on the bar lie anywhere along it: each one seen is one there.
-                count, fit_conf = len(f.circles), 1.0
-            else:
-                count, fit_conf = self._count(f.along_d)
-            colors = {"white" if v >= split else "black" for v in f.lights}
-            color = None if not count else "white" if np.mean(f.lights) >= split else "black"
-            color_conf = split_conf if count else 1.0
-            if len(colors) > 1:
-                color_conf = 0.0  # both colours on one point: something is misread
+            if place.name == "bar":
+                # Checkers on the bar lie anywhere along it, each one its colour's, whichever
+                # half of the bar it lies in.
+                n_white = int(is_white.sum())
+                for owner, count in (("white", n_white), ("black", n - n_white)):
+                    mine = sure[is_white == (owner == "white")]
+                    conf = min(min(clear), float(mine.min()) if len(mine) else 1.0)
+                    conf = min(conf, split.confidence) if count else conf
+                    circles = [
+                        c
+                        for c, w in zip(f.circles, is_white, strict=True)
+                        if w == (owner == "white")
+                    ]
+                    (white if owner == "white" else black)[25] += count
+                    places_out.append(
+                        PlaceReading(
+                            f"bar-{owner}", owner if count else None, count, max(0.0, conf), circles
+                        )
+                    )
+                continue
+            count, fit_conf = self._count(f.along_d)
+            color = None
+            color_conf = 1.0
+            if count:
+                color = "white" if is_white.mean() >= 0.5 else "black"
+                color_conf = min(split.confidence, float(sure.min()))
+                if is_white.any() and not is_white.all():
+                    color_conf = 0.0  # both colours on one point: something is misread
             conf = max(0.0, min(min(clear), fit_conf, color_conf))
-            if place.name.startswith("bar"):
-                owner = place.name.split("-")[1]
-                if color is not None and color != owner:
-                    conf = 0.0  # a checker of the other colour on this side of the bar
-                color = owner if count else None
-                (white if owner == "white" else black)[25] += count
-            elif color == "white":
+            if color == "white":
                 white[int(place.name)] += count
             elif color == "black":
                 black[25 - int(place.name)] += count
@@ -482,6 +515,24 @@ class BoardReader:
         elapsed = (time.perf_counter() - t0) * 1000
         return BoardReading(white, black, confidence, places_out, elapsed)
 
+    def _bar_together(self, found: list[_Found]) -> list[_Found]:
+        """The bar's two halves as one place: a checker near the middle is found from both
+        sides, and counts once."""
+        halves = [f for f in found if f.place.name.startswith("bar")]
+        rest = [f for f in found if not f.place.name.startswith("bar")]
+        bar = _Found(_Place("bar", self.geo.width_mm / 2, self.geo.height_mm / 2, 1, 0.0))
+        bar.best_other = max((f.best_other for f in halves), default=0.0)
+        seen = sorted(
+            ((c, col) for f in halves for c, col in zip(f.circles, f.colours, strict=True)),
+            key=lambda t: -t[0][2],
+        )
+        for c, col in seen:
+            if any(abs(c[1] - o[1]) < 0.7 * self.d_mm for o in bar.circles):
+                continue
+            bar.circles.append(c)
+            bar.colours.append(col)
+        return [*rest, bar]
+
     def _at_most_fifteen(
         self,
         found: list[_Found],
@@ -493,11 +544,12 @@ class BoardReader:
         smaller count explains the circles just as well, take it (flagged, below 0.5)."""
         for color, side in (("white", white), ("black", black)):
             while sum(side[1:]) > MAX_CHECKERS:
+                by_name = {f.place.name: f for f in found}
                 options = [
                     (conf, i, k)
-                    for i, (f, p) in enumerate(zip(found, places, strict=True))
-                    if p.color == color and not p.place.startswith("bar")
-                    for k, conf in self._fewer(f.along_d, p.count)
+                    for i, p in enumerate(places)
+                    if p.color == color and p.place in by_name
+                    for k, conf in self._fewer(by_name[p.place].along_d, p.count)
                     if sum(side[1:]) - (p.count - k) <= MAX_CHECKERS
                 ]
                 if not options:
@@ -511,20 +563,9 @@ class BoardReader:
                 )
 
 
-def _split_lightness(lights: list[float], gap_min: float) -> tuple[float, float]:
-    """The lightness between the dark and light checkers, and how sure the split is.
-
-    The split is the widest gap in the sorted lightness values; with no gap of at least
-    `gap_min` everything is one colour, light or dark by mid-grey.
-    """
-    if not lights:
-        return 50.0, 1.0
-    values = sorted(lights)
-    gaps = [(b - a, (a + b) / 2) for a, b in itertools.pairwise(values)]
-    if gaps:
-        width, mid = max(gaps)
-        if width >= gap_min:
-            return mid, min(1.0, width / (2 * gap_min))
-    # One colour only: light or dark against mid-grey; sure only far from it.
-    m = float(np.median(values))
-    return 50.0, min(1.0, abs(m - 50.0) / 25.0)
+def _lab_median(patch: Image) -> tuple[float, float, float]:
+    """The median colour of an OpenCV Lab patch, as L* (0-100), a*, b*."""
+    if not patch.size:
+        return (0.0, 0.0, 0.0)
+    m = np.median(patch.reshape(-1, 3), axis=0)
+    return (float(m[0]) * 100 / 255, float(m[1]) - 128, float(m[2]) - 128)

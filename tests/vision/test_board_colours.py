@@ -1,0 +1,84 @@
+"""Checkers of any two colours: the two populations found on the board itself."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from calibration.geometry import BoardGeometry
+from vision.board import BoardReader
+from vision.board_colours import split_colours
+from vision.render import START, STYLES, Scene, Style, random_scene, render
+
+# Lab (L* 0-100, a*, b*) of checker tops seen on real boards.
+PAIRS = {
+    "white/gold": ((88.0, 0.0, 4.0), (68.0, 12.0, 55.0)),
+    "red/black": ((42.0, 55.0, 35.0), (18.0, 1.0, 0.0)),
+    "ivory/brown": ((85.0, 2.0, 18.0), (35.0, 18.0, 25.0)),
+    "white/red": ((90.0, 0.0, 2.0), (45.0, 60.0, 30.0)),
+}
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_two_checker_colours_split_with_the_lighter_as_white(pair: str) -> None:
+    light, dark = PAIRS[pair]
+    rng = np.random.default_rng(1)
+    lab = np.array([light] * 12 + [dark] * 9) + rng.normal(0, 3, (21, 3))
+    split = split_colours(lab, gap_min=20.0)
+    assert split.white.tolist() == [True] * 12 + [False] * 9
+    assert split.confidence >= 0.9 and split.sure.min() > 0.5
+
+
+def test_one_colour_only_is_white_or_black_by_lightness() -> None:
+    lab = np.array([[30.0, 40.0, 20.0]] * 5)  # five red-brown checkers, nothing else
+    split = split_colours(lab, gap_min=20.0)
+    assert not split.white.any()
+
+
+def test_a_checker_between_the_two_colours_is_unsure() -> None:
+    lab = np.array([[90.0, 0.0, 0.0]] * 5 + [[20.0, 0.0, 0.0]] * 5 + [[55.0, 0.0, 0.0]])
+    assert split_colours(lab, gap_min=20.0).sure[-1] < 0.3
+
+
+def _with_checkers(base: Scene, light: tuple[int, int, int], dark: tuple[int, int, int]) -> Scene:
+    style = replace(base.style, name="custom", light=light, dark=dark)
+    return replace(base, style=style)
+
+
+@pytest.mark.parametrize(
+    ("light", "dark"),
+    [
+        ((40, 190, 230), (25, 70, 150)),  # gold against brown (BGR)
+        ((200, 235, 245), (30, 30, 170)),  # ivory against red
+        ((60, 60, 200), (35, 35, 35)),  # red against black
+    ],
+)
+def test_the_starting_position_is_read_with_checkers_of_any_two_colours(
+    light: tuple[int, int, int], dark: tuple[int, int, int]
+) -> None:
+    base = replace(random_scene(random.Random(11)), style=STYLES[3], white=START, black=START)
+    r = render(_with_checkers(base, light, dark))
+    assert r.calibration is not None
+    reading = BoardReader(BoardGeometry(r.calibration)).read(r.image)
+    assert reading.white == list(START) and reading.black == list(START)
+
+
+def test_checkers_on_the_bar_are_their_colours_whichever_half_they_lie_in() -> None:
+    # The scene's white checkers drawn dark and its black ones light: physically, the
+    # dark ones on the bar lie in the light player's half of it.
+    white = [0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2]
+    black = list(START)
+    base = replace(random_scene(random.Random(4)), white=tuple(white), black=tuple(black))
+    style: Style = base.style
+    r = render(_with_checkers(base, light=style.dark, dark=style.light))
+    assert r.calibration is not None
+    reading = BoardReader(BoardGeometry(r.calibration)).read(r.image)
+    # The reader's black are the scene's white, seen from the other side.
+    assert reading.black[25] == 2 and reading.white[25] == 0
+    assert reading.black[1:25] == white[24:0:-1]
+    assert reading.white[1:25] == black[24:0:-1]
+    bar = {p.place: p for p in reading.places if p.place.startswith("bar")}
+    assert bar["bar-black"].count == 2 and bar["bar-black"].color == "black"

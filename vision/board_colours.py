@@ -1,0 +1,67 @@
+"""The two checker colours of a board, found on the board itself.
+
+Boards come with white and black checkers, but also red and black, gold and white,
+ivory and brown, marbled ones, rimmed ones, ones with logos. Rather than expect light
+and dark, the colours inside every checker found are split in two groups in Lab
+(2-means); white's are the lighter group (CONTRACTS.md §1: white has the light
+checkers). Each checker's confidence is how clearly it lies nearer its own group's
+centre than the other's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+LIGHTNESS_WEIGHT = 0.6  # light falls off across a board: lightness counts less than hue
+ROUNDS = 10
+
+
+@dataclass(frozen=True)
+class ColourSplit:
+    """Which group each checker's colour is in, and how sure."""
+
+    white: NDArray[np.bool_]  # per checker: in the lighter group
+    sure: NDArray[np.float64]  # per checker, 0-1
+    confidence: float  # of the split as a whole: the groups' separation, 0-1
+
+
+def _weighted(lab: NDArray[np.float64]) -> NDArray[np.float64]:
+    return np.asarray(lab * np.array([LIGHTNESS_WEIGHT, 1.0, 1.0]), np.float64)
+
+
+def split_colours(lab: NDArray[np.float64], gap_min: float) -> ColourSplit:
+    """The checkers' colours (n x 3, L* 0-100, a*, b*) in two groups, lighter = white.
+
+    Groups nearer each other than `gap_min` (weighted Lab) are one colour: then all are
+    white or all black by lightness against mid-grey, sure only far from it.
+    """
+    n = len(lab)
+    if n == 0:
+        return ColourSplit(np.zeros(0, bool), np.zeros(0), 1.0)
+    x = _weighted(np.asarray(lab, np.float64))
+    # Start from the darkest checker and the one farthest from it.
+    a = x[int(np.argmin(lab[:, 0]))]
+    b = x[int(np.argmax(np.linalg.norm(x - a, axis=1)))]
+    centres = np.stack([a, b])
+    group = np.zeros(n, int)
+    for _ in range(ROUNDS):
+        dist = np.linalg.norm(x[:, None, :] - centres[None, :, :], axis=2)
+        group = dist.argmin(axis=1)
+        if (group == 0).all() or (group == 1).all():
+            break
+        centres = np.stack([x[group == k].mean(axis=0) for k in (0, 1)])
+    dist = np.linalg.norm(x[:, None, :] - centres[None, :, :], axis=2)
+    group = dist.argmin(axis=1)
+    gap = float(np.linalg.norm(centres[0] - centres[1]))
+    if gap < gap_min or (group == 0).all() or (group == 1).all():
+        m = float(np.median(lab[:, 0]))
+        sure = min(1.0, abs(m - 50.0) / 25.0)
+        return ColourSplit(np.full(n, m >= 50.0), np.full(n, sure), sure)
+    lighter = int(np.argmax([lab[group == k, 0].mean() for k in (0, 1)]))
+    near = dist[np.arange(n), group]
+    far = dist[np.arange(n), 1 - group]
+    sure = np.clip(2.0 * (far - near) / gap, 0.0, 1.0)
+    return ColourSplit(group == lighter, sure, min(1.0, gap / (1.5 * gap_min)))
