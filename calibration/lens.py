@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from calibration.imageio import ImageFileError, load_image
 from calibration.jsonin import BadJSON, loads
-from calibration.schema import CalibrationError, Camera
+from calibration.schema import CalibrationError, Camera, check_camera, check_image_size
 
 LENS_FORMAT = "bgcompanion-lens"
 
@@ -117,4 +117,9 @@ def load_lens(path: str | Path) -> tuple[Camera, tuple[int, int]]:
         size = (int(doc["image_size"][0]), int(doc["image_size"][1]))
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise CalibrationError(f"{path}: lens file is missing or has a bad field ({e})") from None
+    try:
+        check_image_size(size)
+        check_camera(camera, size)
+    except CalibrationError as e:
+        raise CalibrationError(f"{path}: {e}") from None
     return camera, size

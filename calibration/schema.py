@@ -4,6 +4,12 @@ Every problem gets a one-line reason naming the key (a missing key, corners
 that are not a convex quadrilateral or are listed in the wrong order, a bar
 wider than the board, an unknown version). Keys this version does not know are
 ignored, as the contract requires.
+
+Every value must also be one a real board and camera can have (the bounds
+below): the readers size their work by these numbers, and a board 10 km wide
+or a lens with a focal length of 1e-300 px made them ask for gigabytes, hang
+or fail deep inside OpenCV (issue 30). `calibrate` writes only what `load`
+reads back (`Calibration.save` checks the document it writes).
 """
 
 from __future__ import annotations
@@ -15,11 +21,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from calibration.imageio import MAX_PIXELS, MAX_SIDE
 from calibration.jsonin import BadJSON, loads
 
 FORMAT = "bgcompanion-calibration"
 VERSION = 1
 CORNER_NAMES = ("far-left", "far-right", "near-right", "near-left")
+
+
+# What real boards and cameras are: a travel set is about 250 mm wide, a large club
+# board under 800 mm; heights run 0.75-0.95 of the width, bars 5-12% of it.
+WIDTH_MM = (200.0, 1000.0)
+HEIGHT_OF_WIDTH = (0.5, 1.2)
+BAR_OF_WIDTH = 0.25
+MIN_IMAGE_SIDE = 64  # pixels; the largest image is calibration.imageio's limit
+# A lens's focal length in pixels, as a multiple of the image's longer side: a fisheye
+# is about 0.3, a phone's main camera 0.8, a long telephoto 5.
+FOCAL_OF_SIDE = (0.1, 20.0)
+FOCAL_ASPECT = (0.5, 2.0)  # fy / fx: pixels are near square
+RADIAL_MAX = 100.0  # |k1..k6|: fitted wide-angle rational models reach tens
+OTHER_DIST_MAX = 1.0  # |p1|, |p2|, thin prism, tilt: small by nature
+RADIAL = {0, 1, 4, 5, 6, 7}  # indices of k1, k2, k3, k4, k5, k6 in OpenCV's order
 
 
 class CalibrationError(ValueError):
@@ -75,7 +97,11 @@ class Calibration:
         return doc
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
+        """Writes the file, after checking that `load` reads it back (corners are rounded
+        to 1/1000 px in the file: that must not change a valid board into an invalid one)."""
+        doc = self.to_json()
+        from_json(json.loads(json.dumps(doc)))
+        Path(path).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
 
 
 # --- reading -----------------------------------------------------------------
@@ -171,15 +197,96 @@ def _cross(o: Point, a: Point, b: Point) -> float:
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
+def _finite(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def check_board_size(
+    width_mm: float,
+    height_mm: float,
+    bar_width_mm: float,
+    names: tuple[str, str, str] = ("board.width_mm", "board.height_mm", "board.bar_width_mm"),
+) -> None:
+    """CalibrationError naming the value (by `names`) unless the sizes are a real board's."""
+    w, h, bar = width_mm, height_mm, bar_width_mm
+    lo, hi = WIDTH_MM
+    if not (_finite(w) and lo <= w <= hi):
+        raise CalibrationError(
+            f"{names[0]}: {w} mm is not a backgammon board's width ({lo:.0f}-{hi:.0f} mm)"
+        )
+    lo, hi = HEIGHT_OF_WIDTH[0] * w, HEIGHT_OF_WIDTH[1] * w
+    if not (_finite(h) and lo <= h <= hi):
+        raise CalibrationError(
+            f"{names[1]}: {h} mm is not a height for a board {w:g} mm wide ({lo:g}-{hi:g} mm, "
+            f"{HEIGHT_OF_WIDTH[0]}-{HEIGHT_OF_WIDTH[1]} times the width)"
+        )
+    if not (_finite(bar) and 0 <= bar <= BAR_OF_WIDTH * w):
+        raise CalibrationError(
+            f"{names[2]}: {bar} mm must be at least 0 and at most a quarter of the width "
+            f"({BAR_OF_WIDTH * w:g} mm)"
+        )
+
+
+def check_image_size(size: tuple[int, int], name: str = "image_size") -> None:
+    """CalibrationError unless each side is MIN_IMAGE_SIDE..MAX_SIDE px, at most MAX_PIXELS."""
+    iw, ih = size
+    if not (
+        MIN_IMAGE_SIDE <= iw <= MAX_SIDE
+        and MIN_IMAGE_SIDE <= ih <= MAX_SIDE
+        and iw * ih <= MAX_PIXELS
+    ):
+        raise CalibrationError(
+            f"{name}: {iw}x{ih} pixels is not a camera image's size (each side "
+            f"{MIN_IMAGE_SIDE}-{MAX_SIDE}, at most {MAX_PIXELS // 1_000_000} megapixels)"
+        )
+
+
+def check_camera(camera: Camera, image_size: tuple[int, int], name: str = "camera") -> None:
+    """CalibrationError unless the lens is one a camera of `image_size` can have: finite
+    numbers, focal lengths of FOCAL_OF_SIDE times the longer side, the principal point
+    in the image, distortion coefficients within RADIAL_MAX / OTHER_DIST_MAX."""
+    rows = camera.matrix
+    if len(rows) != 3 or any(len(r) != 3 or not all(_finite(v) for v in r) for r in rows):
+        raise CalibrationError(f"{name}.matrix: expected 3 rows of 3 finite numbers")
+    (fx, skew, cx), (zero, fy, cy), last = rows
+    if fx <= 0 or fy <= 0 or zero != 0 or tuple(last) != (0.0, 0.0, 1.0):
+        raise CalibrationError(
+            f"{name}.matrix: expected [[fx, 0, cx], [0, fy, cy], [0, 0, 1]] with fx, fy > 0"
+        )
+    iw, ih = image_size
+    lo, hi = FOCAL_OF_SIDE[0] * max(iw, ih), FOCAL_OF_SIDE[1] * max(iw, ih)
+    if not (lo <= fx <= hi and lo <= fy <= hi):
+        raise CalibrationError(
+            f"{name}.matrix: focal lengths {fx:g}, {fy:g} px are not a lens's for a "
+            f"{iw}x{ih} image ({lo:g}-{hi:g} px)"
+        )
+    if not FOCAL_ASPECT[0] <= fy / fx <= FOCAL_ASPECT[1] or abs(skew) > 0.1 * fx:
+        raise CalibrationError(
+            f"{name}.matrix: fx {fx:g} and fy {fy:g} (skew {skew:g}) describe no real camera"
+        )
+    if not (0 <= cx <= iw and 0 <= cy <= ih):
+        raise CalibrationError(
+            f"{name}.matrix: the principal point ({cx:g}, {cy:g}) is outside the {iw}x{ih} image"
+        )
+    dist = camera.dist
+    if len(dist) not in (4, 5, 8, 12, 14):
+        raise CalibrationError(
+            f"{name}.dist: expected 4, 5, 8, 12 or 14 coefficients, got {len(dist)}"
+        )
+    for i, k in enumerate(dist):
+        bound = RADIAL_MAX if i in RADIAL else OTHER_DIST_MAX
+        if not (_finite(k) and abs(k) <= bound):
+            raise CalibrationError(
+                f"{name}.dist[{i}]: {k} is outside what a lens can have (|value| <= {bound:g})"
+            )
+
+
 def validate(cal: Calibration) -> None:
     """Raises CalibrationError with the first problem found."""
-    w, h, bar = cal.width_mm, cal.height_mm, cal.bar_width_mm
-    if w <= 0 or h <= 0:
-        raise CalibrationError(f"board: width_mm and height_mm must be positive, got {w} x {h}")
-    if not 0 <= bar < w:
-        raise CalibrationError(
-            f"board.bar_width_mm: {bar} mm must be at least 0 and less than the width ({w} mm)"
-        )
+    check_board_size(cal.width_mm, cal.height_mm, cal.bar_width_mm)
+    check_image_size(cal.image_size)
+    if not all(_finite(v) for corner in cal.corners_px for v in corner):
+        raise CalibrationError("board.corners_px: expected finite numbers")
     if cal.white_home not in ("right", "left"):
         raise CalibrationError(
             f"board.white_home: expected 'right' or 'left', got {cal.white_home!r}"
@@ -202,12 +309,4 @@ def validate(cal: Calibration) -> None:
                 f"is outside the {iw}x{ih} image"
             )
     if cal.camera is not None:
-        (fx, _, _), (zero, fy, _), last = cal.camera.matrix
-        if fx <= 0 or fy <= 0 or zero != 0 or last != (0.0, 0.0, 1.0):
-            raise CalibrationError(
-                "camera.matrix: expected [[fx, 0, cx], [0, fy, cy], [0, 0, 1]] with fx, fy > 0"
-            )
-        if len(cal.camera.dist) not in (4, 5, 8, 12, 14):
-            raise CalibrationError(
-                f"camera.dist: expected 4, 5, 8, 12 or 14 coefficients, got {len(cal.camera.dist)}"
-            )
+        check_camera(cal.camera, cal.image_size)

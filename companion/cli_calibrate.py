@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from calibration.schema import Calibration, CalibrationError
+from calibration.schema import Calibration, CalibrationError, check_board_size, check_camera
 
 if TYPE_CHECKING:
     import numpy as np
@@ -50,10 +52,10 @@ def add_parsers(sub: Any) -> None:
         "(default: both read from the starting position)",
     )
     cal.add_argument(
-        "--width-mm", type=float, default=530.0, help="playing surface width, bar included"
+        "--width-mm", type=_decimal, default=530.0, help="playing surface width, bar included"
     )
-    cal.add_argument("--height-mm", type=float, default=440.0)
-    cal.add_argument("--bar-mm", type=float, default=50.0)
+    cal.add_argument("--height-mm", type=_decimal, default=440.0)
+    cal.add_argument("--bar-mm", type=_decimal, default=50.0)
     cal.add_argument(
         "--lens", help="a lens file from calibrate-lens (corners are then undistorted)"
     )
@@ -79,7 +81,7 @@ def add_parsers(sub: Any) -> None:
         "--pattern", default="9x6", help="inner corners, columns x rows (default 9x6)"
     )
     lens.add_argument(
-        "--square-mm", type=float, default=25.0, help="the squares' side (default 25)"
+        "--square-mm", type=_decimal, default=25.0, help="the squares' side (default 25)"
     )
     lens.add_argument("-o", "--output", required=True, help="the lens file to write")
     lens.set_defaults(func=cmd_calibrate_lens)
@@ -90,6 +92,19 @@ def add_parsers(sub: Any) -> None:
     )
     sheet.add_argument("-o", "--output", required=True, help="the PNG to write")
     sheet.set_defaults(func=cmd_markers)
+
+
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
+
+
+def _decimal(text: str) -> float:
+    """A number written in ASCII digits (float() also takes '１２', 'nan', 'inf', '1_0')."""
+    if not _DECIMAL.fullmatch(text.strip()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number")
+    value = float(text)
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is too large")
+    return value
 
 
 def cmd_markers(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
@@ -154,8 +169,8 @@ def _corners(
         )
         return np.asarray(found, dtype=np.float64)
     try:
-        values = [float(v) for v in text.replace(";", ",").split(",")]
-    except ValueError:
+        values = [_decimal(v) for v in text.replace(";", ",").split(",")]
+    except argparse.ArgumentTypeError:
         raise CalibrationError(
             f"--corners {text!r}: expected 8 numbers separated by commas"
         ) from None
@@ -200,6 +215,10 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
         return cmd_check(args, stdout)
     if not args.output:
         raise CalibrationError("-o/--output is required: the calibration file to write")
+    # Checked before the image is read: the orientation search works at the board's size.
+    check_board_size(
+        args.width_mm, args.height_mm, args.bar_mm, ("--width-mm", "--height-mm", "--bar-mm")
+    )
     image = _read_image(args)
     corners = _corners(args.corners, image, stdout, args.markers)
     size = (image.shape[1], image.shape[0])
@@ -274,12 +293,25 @@ def cmd_calibrate_lens(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) 
     from calibration.lens import calibrate_lens
 
     try:
+        if not re.fullmatch(r"[0-9]{1,3}x[0-9]{1,3}", args.pattern.lower()):
+            raise ValueError(args.pattern)
         cols, rows = (int(v) for v in args.pattern.lower().split("x"))
     except ValueError:
         raise CalibrationError(
             f"--pattern {args.pattern!r}: expected inner corners like 9x6"
         ) from None
+    if not 1 <= args.square_mm <= 1000 or not (3 <= cols <= 100 and 3 <= rows <= 100):
+        raise CalibrationError(
+            "--square-mm 1-1000 and --pattern of 3-100 inner corners each way (e.g. 9x6)"
+        )
     result = calibrate_lens(args.images, (cols, rows), args.square_mm, _progress)
+    try:
+        check_camera(result.camera, result.image_size)
+    except CalibrationError as e:
+        raise CalibrationError(
+            f"the lens measured from these photos is not a real one ({e}): take more photos, "
+            "the chessboard flat and wholly in view"
+        ) from None
     try:
         Path(args.output).write_text(
             json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8"

@@ -7,6 +7,7 @@ libjpeg write to file descriptor 2 directly.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -133,3 +134,57 @@ def test_deep_json_in_a_batch_or_a_calibration_file_is_one_line(tmp_path: Path) 
     one_line_exit_2(
         bg("read-board", str(tmp_path / "x.png"), "--calibration", str(cal)), "not JSON"
     )
+
+
+# --- calibration files -------------------------------------------------------------
+
+
+BOARD = {
+    "corners_px": [[64, 48], [576, 48], [576, 432], [64, 432]],
+    "width_mm": 530.0,
+    "height_mm": 440.0,
+    "bar_width_mm": 50.0,
+    "white_home": "right",
+}
+CAMERA = {"matrix": [[700.0, 0, 320.0], [0, 700.0, 240.0], [0, 0, 1]], "dist": [0.0] * 5}
+
+
+@pytest.mark.parametrize(
+    ("change", "key"),
+    [
+        ({"board": {**BOARD, "height_mm": 1e-9}}, "board.height_mm"),
+        ({"board": {**BOARD, "width_mm": 1e7}}, "board.width_mm"),
+        (
+            {"camera": {**CAMERA, "matrix": [[1e-300, 0, 320], [0, 1e-300, 240], [0, 0, 1]]}},
+            "camera.matrix: focal lengths",
+        ),
+        ({"camera": {**CAMERA, "dist": [1e300, 0, 0, 0, 0]}}, "camera.dist[0]"),
+        ({"image_size": [640, 100_000]}, "image_size: 640x100000"),
+    ],
+)
+def test_a_meaningless_calibration_is_refused_naming_the_key(
+    tmp_path: Path, change: dict[str, object], key: str
+) -> None:
+    """Files a hostile tester wrote: each was accepted, and read-dice / read-board then
+    hung, asked for tens of gigabytes or ended in a traceback."""
+    cal = tmp_path / "cal.json"
+    doc = {"format": "bgcompanion-calibration", "version": 1, "image_size": [640, 480]}
+    cal.write_text(json.dumps({**doc, "board": BOARD, "camera": CAMERA, **change}))
+    image = tmp_path / "board.png"
+    cv2.imwrite(str(image), np.full((480, 640, 3), 90, np.uint8))
+    for command in ("read-dice", "read-board"):
+        start = time.perf_counter()
+        one_line_exit_2(bg(command, str(image), "--calibration", str(cal)), key)
+        assert time.perf_counter() - start < 20
+
+
+def test_calibrate_writes_no_board_the_readers_would_refuse(tmp_path: Path) -> None:
+    """`calibrate --width-mm 1e7` wrote a file that read-dice then took 22 s and 10.8 GB on."""
+    image = tmp_path / "board.png"
+    cv2.imwrite(str(image), np.full((480, 640, 3), 90, np.uint8))
+    out = tmp_path / "c.json"
+    corners = "64,48,576,48,576,432,64,432"
+    for flag, value in (("--width-mm", "1e7"), ("--height-mm", "1e-9"), ("--bar-mm", "300")):
+        result = bg("calibrate", str(image), "--corners", corners, flag, value, "-o", str(out))
+        one_line_exit_2(result, flag)
+        assert not out.exists()

@@ -67,7 +67,7 @@ def test_unknown_keys_are_ignored_and_the_camera_is_optional() -> None:
         (edited(board=KeyError), "calibration: missing key 'board'"),
         (edited(version=2), "unknown version 2"),
         (edited(format="something-else"), "format: expected 'bgcompanion-calibration'"),
-        (edited(board__bar_width_mm=600.0), "less than the width"),
+        (edited(board__bar_width_mm=600.0), "at most a quarter of the width"),
         (edited(board__white_home="up"), "white_home: expected 'right' or 'left'"),
         (edited(board__width_mm="wide"), "board.width_mm: expected a number"),
         (edited(image_size=[1920.5, 1080]), "image_size: expected two positive whole numbers"),
@@ -87,6 +87,28 @@ def test_unknown_keys_are_ignored_and_the_camera_is_optional() -> None:
         (edited(camera__matrix=[[0, 0, 960], [0, 1400, 540], [0, 0, 1]]), "fx, fy > 0"),
         (edited(camera__dist=[0.1, 0.2, 0.3]), "expected 4, 5, 8, 12 or 14 coefficients"),
         ([1, 2, 3], "calibration: expected an object"),
+        # Numbers no real board or camera has (issue 30): each named by its key.
+        (edited(board__width_mm=1e7), "board.width_mm: 10000000.0 mm is not a backgammon"),
+        (edited(board__width_mm=150), "board.width_mm: 150.0 mm is not a backgammon"),
+        (edited(board__height_mm=1e-9), "board.height_mm: 1e-09 mm is not a height"),
+        (edited(board__height_mm=900), "board.height_mm: 900.0 mm is not a height"),
+        (edited(board__bar_width_mm=-1), "board.bar_width_mm: -1.0 mm must be at least 0"),
+        (edited(image_size=[1, 1]), "image_size: 1x1 pixels is not a camera image's size"),
+        (edited(image_size=[20000, 20000]), "image_size: 20000x20000 pixels is not"),
+        (
+            edited(camera__matrix=[[1e-300, 0, 960], [0, 1e-300, 540], [0, 0, 1]]),
+            "camera.matrix: focal lengths 1e-300, 1e-300 px are not a lens's",
+        ),
+        (
+            edited(camera__matrix=[[1400, 0, 960], [0, 500, 540], [0, 0, 1]]),
+            "describe no real camera",
+        ),
+        (
+            edited(camera__matrix=[[1400, 0, 5000], [0, 1400, 540], [0, 0, 1]]),
+            "principal point (5000, 540) is outside",
+        ),
+        (edited(camera__dist=[1e300, 0, 0, 0, 0]), "camera.dist[0]: 1e+300 is outside"),
+        (edited(camera__dist=[0, 0, 2.0, 0, 0]), "camera.dist[2]: 2.0 is outside"),
     ],
 )
 def test_each_problem_gets_a_one_line_reason(doc: Any, message: str) -> None:
@@ -112,3 +134,23 @@ def test_file_problems_name_the_file(tmp_path: Path) -> None:
 def test_building_a_bad_calibration_in_code_is_refused_too() -> None:
     with pytest.raises(CalibrationError, match="convex"):
         Calibration(image_size=(100, 100), corners_px=((0, 0), (10, 0), (20, 0), (0, 10)))
+
+
+def test_corners_must_be_finite_when_built_in_code() -> None:
+    nan = float("nan")
+    with pytest.raises(CalibrationError, match="corners_px: expected finite numbers"):
+        Calibration(image_size=(100, 100), corners_px=((nan, 0), (90, 0), (90, 90), (0, 90)))
+
+
+def test_the_real_boards_labelled_in_shared_data_are_within_the_bounds() -> None:
+    """The bounds admit every board measured so far (the labelled real photos)."""
+    from tests.conftest import SHARED
+
+    labels = SHARED / "data" / "board_real_dev" / "labels.jsonl"
+    if not labels.is_file():
+        pytest.skip("shared/ is not beside the checkout")
+    boards = [json.loads(line) for line in labels.read_text().splitlines() if line.strip()]
+    for entry in boards:
+        doc = {"format": GOOD["format"], "version": 1, "image_size": [1280, 720]}
+        from_json({**doc, "board": entry["board"]})
+    assert boards

@@ -76,8 +76,15 @@ def test_calibrate_with_corners_writes_the_file_and_an_overlay(
         (["--corners", "300,100,1900,100,900,600,300,600"], "outside the 1280x720 image"),
         (
             ["--corners", "300,100,900,100,900,600,300,600", "--bar-mm", "900"],
-            "less than the width",
+            "--bar-mm: 900.0 mm must be at least 0 and at most a quarter of the width",
         ),
+        (["--width-mm", "1e7"], "--width-mm: 10000000.0 mm is not a backgammon board's width"),
+        (["--height-mm", "1e-9"], "--height-mm: 1e-09 mm is not a height"),
+        (
+            ["--width-mm", "\uff15\uff13\uff10"],
+            "argument --width-mm: '\uff15\uff13\uff10' is not a number",
+        ),
+        (["--corners", "1,2,3,4,5,6,7,nan"], "expected 8 numbers separated by commas"),
     ],
 )
 def test_calibrate_refuses_bad_input_in_one_line(
