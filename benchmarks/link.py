@@ -97,7 +97,7 @@ def after_silences(seconds: list[float]) -> list[float]:
             assert unit.wait_display(display_text(state), 2)
             unit.silent = True
             time.sleep(quiet)
-            if quiet > 3:
+            if quiet >= 5:  # lost within 1.5 s (keep-alive), missing 2 s later
                 assert link.status is Status.MISSING, link.status
             t0 = time.monotonic()
             unit.silent = False
