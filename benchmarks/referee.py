@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,7 @@ from companion.follow import Follower, follow, video_frames
 from companion.gamevideo import Noise, film_game, film_observations, write_video
 from companion.referee import Referee
 from companion.rules.mat import export_mat
-from companion.rules.match import Match, MatchRules
+from companion.rules.match import Match, MatchRules, Phase
 from vision.render import render
 
 LENGTH = 7
@@ -152,8 +153,19 @@ def run_noisy(job: tuple[int, int, int]) -> dict[str, Any]:
     match = Match(MatchRules(length=LENGTH))
     referee = Referee.for_match(match)
     events: list[dict[str, Any]] = []
+    moves = [t for t in film.truth if t["type"] in ("play", "illegal_play")]
+    last = None
     for obs in film_observations(film, NOISES[which][1], seed=seed * 7 + which):
         events.extend(referee.feed(obs))
+        last = obs
+    assert last is not None
+    for k in range(1, 2 * referee.fix_after):  # the board stays on the table after the game
+        events.extend(referee.feed(replace(last, frame=last.frame + k)))
+        if events[-1:] and events[-1]["type"] == "needs_fix" and match.phase == Phase.MOVE:
+            # The players answer a request for a hand fix with the play made.
+            done = sum(e["type"] in ("play", "illegal_play") for e in events)
+            move = {key: v for key, v in moves[done].items() if key != "player"}
+            events.extend(referee.act(move))
     told = [e for e in events if e["type"] not in ("correction", "needs_fix")]
     wrong = differences(told, film.truth)
     end = [

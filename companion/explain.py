@@ -36,8 +36,9 @@ class ExplainSettings:
     check_margin: float = 2.0  # a play taken with less margin is shown for a glance
     close_max: float = 1.5  # a legal result this close explains the board (else: illegal?)
     accept_max: float = 3.0  # a noisy reading still taken as a play, when clearly the best
-    resync_readings: int = 3  # readings in a row that show the same difference
+    resync_readings: int = 2  # looks in a row that show the same sure difference
     resync_plays: int = 2  # ... across this many positions the referee believed in turn
+    resync_lost: int = 2  # plays in a row unexplained: a sure board seen twice is taken whole
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,24 @@ class Reading:
             if any(x != y and seen_w[i] < 1.0 for i, (x, y) in enumerate(zip(pa, pb, strict=True))):
                 return False
         return True
+
+    def shows(self, position: Position, where: Iterable[tuple[str, int]]) -> bool:
+        """Whether, at every place of `where` ((colour, index) as in `residual`), the
+        reading was sure and shows what `position` has there."""
+        for color, i in where:
+            seen, w, want = (
+                (self.white, self.white_w, position.white)
+                if color == "white"
+                else (self.black, self.black_w, position.black)
+            )
+            if w[i] < 1.0 or seen[i] != want[i]:
+                return False
+        return True
+
+    @property
+    def sure_everywhere(self) -> bool:
+        """Whether every point and both halves of the bar were read surely."""
+        return min(self.white_w[1:]) >= 1.0 and min(self.black_w[1:]) >= 1.0
 
     @property
     def position(self) -> Position | None:
@@ -170,6 +189,8 @@ def plausible_play(before: Position, after: Position, mover: Color) -> bool:
         return False
     if theirs[OFF] < mine[OFF] or theirs[BAR] > mine[BAR]:
         return False
+    if theirs[OFF] > mine[OFF] and any(theirs[i] for i in range(7, 26)):
+        return False  # more off, with checkers still outside home: a checker missed
     moved = sum(max(0, mine[i] - theirs[i]) for i in range(1, 26))
     gone = before.pip_count(mover) - after.pip_count(mover)
     return 0 < moved <= 4 and 0 < gone <= 4 * 6 + 6

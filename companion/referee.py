@@ -151,6 +151,11 @@ class Referee:
         # (colour, index) -> (checkers, looks in a row, the believed positions it was seen on)
         self._drift: dict[tuple[str, int], tuple[int, int, frozenset[int]]] = {}
         self._believed = 0  # counts the positions the referee has believed in turn
+        # An illegal play called on one look: the legal play that came nearest, and the
+        # board as read, until another look confirms it or shows the legal play after all.
+        self._illegal: tuple[Play, Position] | None = None
+        self._unexplained = 0  # plays in a row that no legal result explained well
+        self._previous: Reading | None = None  # the last look's reading
         self._fix: tuple[int, Event] | None = None  # since which frame, and the request
         self._last: tuple[Any, ...] | None = None
         self._count = 0
@@ -290,6 +295,11 @@ class Referee:
             self._await_clear = False
         if match.phase == Phase.OPENING:
             return self._opening(s) if n_dice else []
+        if match.phase == Phase.ILLEGAL and self._illegal is not None:
+            events = self._recheck_illegal(s)
+            if events:
+                match = self.match()
+                return events + (self._roll(s, match) if n_dice else [])
         if match.phase in (Phase.ROLL, Phase.ILLEGAL):
             return self._roll(s, match) if n_dice else self._missed_turn(s, match)
         if match.phase == Phase.MOVE:
@@ -444,6 +454,8 @@ class Referee:
             for i, play in enumerate(plays):
                 self._evidence[i] += reading.cost(play.result)
             self._looks += 1
+            if not forced:
+                self._previous = reading
         fit = self._fit()
         x = self.explain
         if fit is not None:
@@ -458,8 +470,9 @@ class Referee:
                 and observed is not None
                 and plausible_play(match.position, observed, mover)
                 and reading.sure_where(observed, plays[fit.index].result)
+                and not self._lasting(reading, plays[fit.index].result)
             ):
-                return self._illegal(observed, mover)
+                return self._call_illegal(observed, mover, plays[fit.index])
             if forced or (clear and mean <= x.accept_max):
                 return self._play(plays[fit.index], fit, s, match)
         elif forced:
@@ -481,6 +494,8 @@ class Referee:
 
     def _play(self, play: Play, fit: Fit | None, s: _Settled, match: Match) -> list[Event]:
         action: Action = {"type": "play", "play": str(play)}
+        explained = fit is not None and fit.cost / self._looks <= self.explain.close_max
+        self._unexplained = 0 if explained else self._unexplained + 1
         if fit is None:
             action["fit"] = {"cost": None, "margin": None, "check": True}
         else:
@@ -499,7 +514,14 @@ class Referee:
             events += self._look(s, after)
         return events
 
-    def _illegal(self, observed: Position, mover: Color) -> list[Event]:
+    def _lasting(self, reading: Reading, result: Position) -> bool:
+        """Whether the reading differs from `result` where the board already differed from
+        the position believed at the last look, and in the same way: the referee's own
+        mistake showing again, not the mover's play."""
+        now = reading.residual(result)
+        return any(now.get(key) == d for key, (d, _, _) in self._drift.items())
+
+    def _call_illegal(self, observed: Position, mover: Color, nearest: Play) -> list[Event]:
         try:
             events = self._apply({"type": "illegal_play", "position": observed.to_json()})
         except MatchError as e:
@@ -507,7 +529,38 @@ class Referee:
         self._turn_done()
         self._believed += 1
         self._drift = {}
+        self._illegal = (nearest, observed)
         return events
+
+    def _recheck_illegal(self, s: _Settled) -> list[Event]:
+        """The next look after an illegal play was called: where the board as read then
+        and the nearest legal play differ, the board now shows the legal play, surely
+        read: it was a misread, not an illegal play. The referee rejects the illegal
+        play and records the legal one (a misread board stays a misread board, never a
+        position the game goes on from)."""
+        reading = self._reading(s)
+        if reading is None or self._illegal is None:
+            return []
+        nearest, observed = self._illegal
+        self._illegal = None
+        legal = nearest.result
+        differ = [
+            (color, i)
+            for color, a, b in (
+                ("white", observed.white, legal.white),
+                ("black", observed.black, legal.black),
+            )
+            for i in range(1, 26)
+            if a[i] != b[i]
+        ]
+        if differ and reading.shows(legal, differ):
+            events = self._apply({"type": "reject"})
+            action: Action = {"type": "play", "play": str(nearest)}
+            action["fit"] = {"cost": round(reading.cost(legal), 2), "margin": None, "check": True}
+            events += self._apply(action)
+            self._believed += 1
+            return events
+        return []
 
     def _look(self, s: _Settled, match: Match) -> list[Event]:
         """A look at the board while the referee knows what it should show: a sure
@@ -517,7 +570,18 @@ class Referee:
         reading = self._reading(s)
         if reading is None:
             return []
+        previous, self._previous = self._previous, reading
         believed = match.position
+        if self._unexplained >= self.explain.resync_lost and reading.sure_everywhere:
+            seen = reading.position
+            # Lost for plays in a row: the board read surely, twice alike, is taken whole.
+            if (
+                seen is not None
+                and previous is not None
+                and (previous.white, previous.black) == (reading.white, reading.black)
+                and plausible_correction(believed, seen)
+            ):
+                return self._correct(seen)
         drift: dict[tuple[str, int], tuple[int, int, frozenset[int]]] = {}
         for key, delta in reading.residual(believed).items():
             was = self._drift.get(key)
@@ -545,21 +609,27 @@ class Referee:
             return []
         if not plausible_correction(believed, corrected):
             return []
+        return self._correct(corrected)
+
+    def _correct(self, position: Position) -> list[Event]:
+        """Takes `position` for the board: a correction event in the match log."""
         try:
             events = self._apply(
                 {
                     "type": "correction",
-                    "position": corrected.to_json(),
+                    "position": position.to_json(),
                     "note": "re-synchronised from the board",
                 }
             )
         except MatchError:
             return []
         self._drift = {}
+        self._unexplained = 0
         self._believed += 1
         return events
 
     def _turn_done(self) -> None:
+        self._illegal = None
         self._picked_up = False
         self._early = False
         self._evidence, self._looks = [], 0

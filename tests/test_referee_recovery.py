@@ -1,0 +1,204 @@
+"""The referee holds when a reading is imperfect: the best explanation of the board is the
+play, a point that cannot be read decides nothing, a misread illegal play is taken back,
+and a referee that took a play wrongly finds the board again (a correction event)."""
+
+from __future__ import annotations
+
+import difflib
+
+import pytest
+
+from companion.explain import ExplainSettings, plausible_correction, plausible_play, weigh
+from companion.gamevideo import Noise, film_game, film_observations
+from companion.referee import BoardSeen, Observation, Referee
+from companion.rules.match import Match, MatchRules, Phase
+from companion.rules.position import BLACK, WHITE, Position
+from tests.test_referee import D, Table
+
+START = Position.start()
+# White's opening 31 made the usual way: 8/5 6/5.
+AFTER_31 = START.parse_play((3, 1), "8/5 6/5").result
+
+
+def board(position: Position, **changes: tuple[int, int, float]) -> BoardSeen:
+    """`position` as read, with some places misread: name=(white count, black count,
+    confidence), the place named as the reader names it ("p13" for point 13 in white's
+    numbering, "bar_white"); the off counts derived from what is seen, as the reader does."""
+    white, black = list(position.white), list(position.black)
+    places = {str(p): 1.0 for p in range(1, 25)} | {"bar-white": 1.0, "bar-black": 1.0}
+    for name, (w, b, conf) in changes.items():
+        place = name[1:] if name.startswith("p") else name.replace("_", "-")
+        if place.startswith("bar"):
+            (white if place == "bar-white" else black)[25] = w if place == "bar-white" else b
+        else:
+            white[int(place)], black[25 - int(place)] = w, b
+        places[place] = conf
+    for side in (white, black):
+        side[0] = max(0, 15 - sum(side[1:]))
+    return BoardSeen(tuple(white), tuple(black), min(places.values()), tuple(places.items()))
+
+
+class NoisyTable(Table):
+    """A table whose board readings are given as they were read."""
+
+    def look(self, dice: list[D], seen: BoardSeen, frames: int = 5) -> list[dict]:
+        out = []
+        for _ in range(frames):
+            self.frame += 1
+            out += self.ref.feed(Observation(self.frame, self.frame / 30, False, dice, seen))
+        self.events += out
+        return out
+
+
+def white_opens_31(t: NoisyTable) -> None:
+    t.look([D(3, "right"), D(1, "left")], board(START))
+    t.hand()
+    t.look([D(3, "right"), D(1, "right")], board(AFTER_31))
+    t.hand()
+
+
+def test_a_board_read_with_one_checker_too_many_still_gives_the_play() -> None:
+    t = NoisyTable()
+    white_opens_31(t)
+    # One checker too many read on white's 13 point: no legal result matches exactly.
+    out = t.look([], board(AFTER_31, p13=(6, 0, 1.0)))
+    assert t.types(out) == ["dice_picked_up", "play"]
+    assert out[1]["play"] == "8/5 6/5"
+    assert out[1]["fit"]["cost"] == 1.0 and out[1]["fit"]["margin"] >= 1.0
+    assert t.match.position == AFTER_31.with_turn(BLACK)
+
+
+def test_a_point_under_a_hand_decides_nothing() -> None:
+    t = NoisyTable()
+    white_opens_31(t)
+    # The 5 point under a hand: read as empty, with no confidence.
+    out = t.look([], board(AFTER_31, p5=(0, 0, 0.1)))
+    assert t.types(out) == ["dice_picked_up", "play"]
+    assert out[1]["play"] == "8/5 6/5" and out[1]["fit"]["cost"] == 0.0
+
+
+def test_a_reading_two_plays_explain_equally_waits_then_the_next_roll_decides_it() -> None:
+    t = NoisyTable()
+    white_opens_31(t)
+    # 8/5 6/5 and 8/5 24/23 differ only on the 5, 6, 23 and 24 points: none of them read.
+    unread = (0, 0, 0.1)
+    seen = board(AFTER_31, p5=unread, p6=unread, p23=unread, p24=unread)
+    out = t.look([], seen)
+    assert t.types(out) == ["dice_picked_up"]  # nothing decided on this look
+    assert t.match.phase == Phase.MOVE
+    # Black rolls: the play is decided on what was seen, flagged to be checked.
+    t.hand()
+    out = t.look([D(6, "left"), D(5, "left")], seen)
+    assert t.types(out) == ["play", "roll"]
+    assert out[0]["fit"]["check"] is True
+    assert out[1]["player"] == "black" and out[1]["dice"] == [6, 5]
+
+
+def test_a_reading_the_rules_cannot_reach_is_never_an_illegal_play() -> None:
+    t = NoisyTable()
+    white_opens_31(t)
+    # Nothing seen but two checkers a side: "14 off" for both sides after one play.
+    empty = Position((14,) + (0,) * 23 + (1, 0), (14,) + (0,) * 23 + (1, 0))
+    seen = BoardSeen(empty.white, empty.black, 0.9, ())
+    out = t.look([], seen)
+    assert "illegal_play" not in t.types(out)
+    assert t.match.phase == Phase.MOVE
+    assert not plausible_play(START, empty, WHITE)
+
+
+def test_an_illegal_play_misread_is_taken_back_when_the_next_look_shows_the_legal_one() -> None:
+    t = NoisyTable()
+    white_opens_31(t)
+    # Read as 8/5 6/4 (a 2 played for the 1): one look makes it an illegal play ...
+    out = t.look([], board(AFTER_31, p5=(1, 0, 1.0), p4=(1, 0, 1.0)))
+    assert t.types(out) == ["dice_picked_up", "illegal_play"]
+    # ... but the next look, as black rolls, shows 8/5 6/5 after all.
+    t.hand()
+    out = t.look([D(6, "left"), D(5, "left")], board(AFTER_31))
+    assert t.types(out) == ["reject", "play", "roll"]
+    assert out[1]["play"] == "8/5 6/5" and out[1]["fit"]["check"] is True
+    assert t.match.position.white == AFTER_31.white
+    assert t.match.phase == Phase.MOVE and t.match.on_roll == BLACK
+
+
+def test_a_play_taken_wrongly_is_corrected_from_the_board_and_the_game_goes_on() -> None:
+    t = NoisyTable()
+    white_opens_31(t)
+    # The board under the players' hands at the pick-up and as black rolls: nothing is
+    # read, so a play must be recorded on no evidence: a guess, to be checked.
+    unread = board(START, **{f"p{p}": (0, 0, 0.0) for p in range(1, 25)})
+    out = t.look([], unread)
+    assert t.types(out) == ["dice_picked_up"]
+    t.hand()
+    out = t.look([D(6, "left"), D(5, "left")], unread)
+    assert t.types(out) == ["play", "roll"] and out[0]["fit"]["check"] is True
+    assert out[0]["play"] != "8/5 6/5"  # the first legal play, not the one made
+    # Every later look shows white's 8/5 6/5 on the board: the referee takes the board
+    # as read (a correction) and goes on from there.
+    position = AFTER_31.with_turn(BLACK)
+    made = []
+    for dice in [(6, 5), (4, 2), (5, 3), (6, 2), (4, 1), (5, 2), (3, 2), (6, 1)]:
+        mover = str(position.turn)
+        section = "right" if mover == "white" else "left"
+        rolled = [D(dice[0], section), D(dice[1], section)]
+        t.hand()
+        t.look(rolled, board(position))
+        play = position.legal_plays(dice)[-1]
+        made.append(str(play))
+        t.hand()
+        t.look(rolled, board(play.result))
+        t.hand()
+        t.look([], board(play.result))
+        position = play.result
+    corrections = [e for e in t.events if e["type"] == "correction"]
+    assert corrections and corrections[0]["note"] == "re-synchronised from the board"
+    plays = [e["play"] for e in t.events if e["type"] == "play"]
+    assert plays[-3:] == made[-3:]  # the game goes on, read right again
+    assert t.match.position.white == position.white
+    assert t.match.position.black == position.black
+
+
+def test_a_correction_never_brings_borne_off_checkers_back_or_bears_off_from_outside() -> None:
+    off_one = Position(
+        (1, 0, 0, 0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), START.black
+    )
+    # One more off with a checker still on white's 13 point: a checker missed, not a bear-off.
+    assert not plausible_correction(START, off_one)
+    # Fewer off than believed: borne off checkers never come back.
+    black_home = (0, 2, 2, 2, 2, 2, 5) + (0,) * 19
+    home = Position((3,) + (2, 2, 2, 2, 2, 2) + (0,) * 19, black_home)
+    fewer = Position((2,) + (3, 2, 2, 2, 2, 2) + (0,) * 19, black_home)
+    assert not plausible_correction(home, fewer)
+    assert plausible_correction(fewer, home)
+
+
+def test_weights_follow_the_readers_confidence_and_the_off_counts_weigh_nothing() -> None:
+    s = ExplainSettings()
+    r = weigh(START.white, START.black, [("6", 0.1), ("13", 0.55), ("8", 0.95)], 0.1, s)
+    assert r.white_w[6] == 0.0 and r.white_w[8] == 1.0 and 0.0 < r.white_w[13] < 1.0
+    assert r.black_w[25 - 13] == r.white_w[13]  # a point's weight is both colours'
+    assert r.white_w[0] == r.black_w[0] == 0.0
+    missed = Position((1, *START.white[1:6], 4, *START.white[7:]), START.black)
+    # A checker missed on the 6 point costs one (not two: the off count is not compared).
+    sure = weigh(missed.white, missed.black, [], 1.0, s)
+    assert sure.cost(START) == 1.0
+
+
+@pytest.mark.parametrize(("seed", "counts"), [(101, 0.02), (103, 0.10)])
+def test_a_whole_game_read_with_noise_ends_with_the_right_result(seed: int, counts: float) -> None:
+    film = film_game(seed, (1920, 1080), length=7)
+    match = Match(MatchRules(length=7))
+    referee = Referee.for_match(match)
+    events = []
+    for obs in film_observations(film, Noise(counts=counts, unread=counts / 2), seed=seed):
+        events += referee.feed(obs)
+    ends = [e for e in events if e["type"] == "game_over"]
+    truth = [e for e in film.truth if e["type"] == "game_over"]
+    assert [(e["winner"], e["points"], e["result"]) for e in ends] == [
+        (e["winner"], e["points"], e["result"]) for e in truth
+    ]
+    plays = [e["play"] for e in events if e["type"] == "play"]
+    truth_plays = [e["play"] for e in film.truth if e["type"] == "play"]
+    same = difflib.SequenceMatcher(a=plays, b=truth_plays, autojunk=False)
+    right = sum(block.size for block in same.get_matching_blocks())
+    assert right >= 0.9 * len(truth_plays)
