@@ -43,7 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
-from vision.board_colours import split_colours
+from vision.board_colours import checker_colour, split_colours
 from vision.errors import ImageError
 
 Image = NDArray[np.uint8]
@@ -51,6 +51,7 @@ FloatImage = NDArray[np.float32]
 
 ROW = 5  # checkers in a row along a point before the next ones are stacked on top
 MAX_CHECKERS = 15
+MAX_ROW = 7  # the longest row along a point looked for
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ class BoardSettings:
     inside_radii: tuple[float, ...] = (0.4, 0.6, 0.75)
     colour_share: float = 0.6  # of the checker's diameter: the square its colour is read in
     lateral_share: float = 0.1  # off-axis search, in point widths, each side
+    refine_steps: tuple[float, ...] = (4.0, 2.0)  # px: a checker's centre searched 3x3 at each
     fit_tolerance: float = 0.3  # checker diameters a circle may sit off its expected place
     fit_drift: float = 0.04  # ... plus this per checker, for gaps in the row
     colour_gap_min: float = 20.0  # weighted Lab distance between the two colours' checkers
@@ -80,6 +82,10 @@ class BoardSettings:
     # `inside_min` of one is.
     rim_sure: float = 0.9
     inside_min: float = 0.4
+    # Two counts whose layouts fit the circles within this (cost, 1 = at the tolerance):
+    # the pile cannot be counted from above, and the point's confidence is `unsure_count`.
+    count_margin: float = 0.3
+    unsure_count: float = 0.4
 
 
 def stack_layout(count: int, row: int) -> list[tuple[int, float]]:
@@ -149,7 +155,7 @@ class _Found:
 
     place: _Place
     circles: list[tuple[float, float, float]] = field(default_factory=list)  # x, y mm, score
-    colours: list[tuple[float, float, float]] = field(default_factory=list)  # Lab inside each
+    colours: list[tuple[float, ...]] = field(default_factory=list)  # `checker_colour` of each
     along_d: list[float] = field(default_factory=list)  # from the origin, in diameters
     best_other: float = 0.0
 
@@ -195,6 +201,13 @@ class BoardReader:
         r = self.d_mm / 2 * s
         self.kernel = _ring_kernel(r)
         self.places = self._places()
+        # Rows as long as the points allow (five at least: the README's layout).
+        longest = max(ROW, min(MAX_ROW, math.floor(geo.height_mm / 2 / self.d_mm + 0.05)))
+        self.patterns = [
+            (k, visible_positions(k, row))
+            for row in range(ROW, longest + 1)
+            for k in range(MAX_CHECKERS + 1)
+        ]
 
     def _places(self) -> list[_Place]:
         geo, out = self.geo, []
@@ -320,7 +333,7 @@ class BoardReader:
         # The best centre within 2 px either way.
         refined = centres.astype(np.float64)
         scores = np.zeros(len(centres))
-        for step in (2.0,):
+        for step in self.s.refine_steps:
             shifts = step * np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], float)
             trial = refined[:, None, :] + shifts[None, :, :]  # centres x shifts x 2
             flat = shares(trial).reshape(len(centres), -1)  # centres x (shifts x radii)
@@ -351,37 +364,66 @@ class BoardReader:
             default=0.0,
         )
 
+    def _fits(self, along_d: list[float]) -> dict[int, float]:
+        """Each count that explains the circles found, with the least cost of its layouts
+        (a row of five, or of six or seven where the point is that long)."""
+        fits: dict[int, float] = {}
+        for k, pattern in self.patterns:
+            if len(pattern) == len(along_d):
+                cost = self._cost(along_d, pattern)
+                if cost < 1 and cost < fits.get(k, math.inf):
+                    fits[k] = cost
+        return fits
+
     def _count(self, along_d: list[float]) -> tuple[int, float]:
         """The count whose visible checkers match the circles found, and the fit's confidence.
 
-        When no count fits, one checker may have been missed (its rim hidden by glare or a
-        shadow): a count whose visible checkers are those found plus one is taken if it
-        fits, with a confidence below 0.5 so that the reading asks to be checked.
+        Rows longer than five are read where the point is long enough for them; a count
+        that fits only in the README's layout (a row of five, then on top) is preferred,
+        and where another count fits about as well the pile cannot be counted from above:
+        the confidence then stays below 0.5. When no count fits, one checker may have
+        been missed (its rim hidden by glare or a shadow): a count whose visible checkers
+        are those found plus one is taken if it fits, below 0.5 too.
         """
-        best, best_cost = 0, math.inf
-        for k, pattern in enumerate(PATTERNS):
-            if len(pattern) == len(along_d):
-                cost = self._cost(along_d, pattern)
-                if cost < best_cost:
-                    best, best_cost = k, cost
-        if best_cost < 1:
-            return best, float((1.0 - best_cost) ** 0.5)
-        for k in range(len(PATTERNS)):
+        fits = self._fits(along_d)
+        if fits:
+            ranked = sorted(
+                fits.items(), key=lambda kc: (kc[1] - self._usual(kc[0], along_d), kc[0])
+            )
+            best, best_cost = ranked[0]
+            conf = float((1.0 - best_cost) ** 0.5)
+            if len(ranked) > 1 and ranked[1][1] - best_cost < self.s.count_margin:
+                conf = min(conf, self.s.unsure_count)
+            return best, conf
+        for k in range(MAX_CHECKERS + 1):
             missed = self._one_missed(along_d, k)
             if missed is not None:
                 return k, missed
-        return best, 0.0
+        # Nothing fits: the nearest count, flagged.
+        costs = [
+            (self._cost(along_d, pattern), k)
+            for k, pattern in self.patterns
+            if len(pattern) == len(along_d)
+        ]
+        return (min(costs)[1], 0.0) if costs else (0, 0.0)
+
+    def _usual(self, count: int, along_d: list[float]) -> float:
+        """A bonus (in cost) for a count that the usual layout (rows of five) explains."""
+        pattern = PATTERNS[count]
+        if len(pattern) == len(along_d) and self._cost(along_d, pattern) < 1:
+            return self.s.count_margin
+        return 0.0
 
     def _one_missed(self, along_d: list[float], count: int) -> float | None:
         """The confidence (below 0.5) that `count` explains the circles with one of its
         visible checkers missed, or None."""
-        pattern = PATTERNS[count]
-        if len(pattern) != len(along_d) + 1:
-            return None
-        for gone in range(len(pattern)):
-            cost = self._cost(along_d, pattern[:gone] + pattern[gone + 1 :])
-            if cost < 0.7:
-                return float(0.4 * (1.0 - cost) ** 0.5)
+        for k, pattern in self.patterns:
+            if k != count or len(pattern) != len(along_d) + 1:
+                continue
+            for gone in range(len(pattern)):
+                cost = self._cost(along_d, pattern[:gone] + pattern[gone + 1 :])
+                if cost < 0.7:
+                    return float(0.4 * (1.0 - cost) ** 0.5)
         return None
 
     def _fewer(self, along_d: list[float], count: int) -> list[tuple[int, float]]:
@@ -392,11 +434,10 @@ class BoardReader:
         when a colour then has more than 15 checkers, these are what it falls back on.
         """
         out = []
+        fits = self._fits(along_d)
         for k in range(count):
-            pattern = PATTERNS[k]
-            cost = self._cost(along_d, pattern) if len(pattern) == len(along_d) else math.inf
-            if cost < 1:
-                out.append((k, float((1.0 - cost) ** 0.5)))
+            if k in fits:
+                out.append((k, float((1.0 - fits[k]) ** 0.5)))
             elif (missed := self._one_missed(along_d, k)) is not None:
                 out.append((k, missed))
         return out
@@ -441,7 +482,7 @@ class BoardReader:
             patch = lab[max(0, cy - inner) : cy + inner + 1, max(0, cx - inner) : cx + inner + 1]
             taken.append(along)
             found.circles.append((float(x), float(y), float(scores[k])))
-            found.colours.append(_lab_median(patch))
+            found.colours.append(checker_colour(patch))
         order = np.argsort(taken)
         found.circles = [found.circles[i] for i in order]
         found.colours = [found.colours[i] for i in order]
@@ -457,7 +498,7 @@ class BoardReader:
         lab = np.asarray(cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB), np.uint8)
         found = [self._circles(place, cmap, gx, gy, smooth, lab) for place in self.places]
         found = self._bar_together(found)
-        colours = np.array([c for f in found for c in f.colours], np.float64).reshape(-1, 3)
+        colours = np.array([c for f in found for c in f.colours], np.float64).reshape(-1, 6)
         split = split_colours(colours, self.s.colour_gap_min)
         white, black = [0] * 26, [0] * 26
         places_out = []
@@ -561,11 +602,3 @@ class BoardReader:
                 places[i] = replace(
                     p, count=k, confidence=min(p.confidence, conf, 0.4), color=color if k else None
                 )
-
-
-def _lab_median(patch: Image) -> tuple[float, float, float]:
-    """The median colour of an OpenCV Lab patch, as L* (0-100), a*, b*."""
-    if not patch.size:
-        return (0.0, 0.0, 0.0)
-    m = np.median(patch.reshape(-1, 3), axis=0)
-    return (float(m[0]) * 100 / 255, float(m[1]) - 128, float(m[2]) - 128)

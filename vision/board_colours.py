@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 LIGHTNESS_WEIGHT = 0.6  # light falls off across a board: lightness counts less than hue
 ROUNDS = 10
+COLOURED_SHARE = 25.0  # percent of a checker's middle taken as its most coloured part
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,29 @@ class ColourSplit:
     confidence: float  # of the split as a whole: the groups' separation, 0-1
 
 
+def checker_colour(patch: NDArray[np.uint8]) -> tuple[float, ...]:
+    """A checker's colour from an OpenCV Lab patch of its middle: the median (L* 0-100, a*,
+    b*) of the whole patch and of its most coloured quarter. Marbled and printed tops mix
+    two colours; their most coloured part is the checker's own, where a plain top's
+    median already is.
+    """
+    if not patch.size:
+        return (0.0,) * 6
+    px = patch.reshape(-1, 3).astype(np.float64) - np.array([0.0, 128.0, 128.0])
+    px[:, 0] *= 100 / 255
+    chroma = np.hypot(px[:, 1], px[:, 2])
+    coloured = px[chroma >= np.percentile(chroma, 100 - COLOURED_SHARE)]
+    return (*np.median(px, axis=0).tolist(), *np.median(coloured, axis=0).tolist())
+
+
 def _weighted(lab: NDArray[np.float64]) -> NDArray[np.float64]:
-    return np.asarray(lab * np.array([LIGHTNESS_WEIGHT, 1.0, 1.0]), np.float64)
+    w = np.tile([LIGHTNESS_WEIGHT, 1.0, 1.0], lab.shape[1] // 3)
+    return np.asarray(lab * w / np.sqrt(lab.shape[1] // 3), np.float64)
 
 
 def split_colours(lab: NDArray[np.float64], gap_min: float) -> ColourSplit:
-    """The checkers' colours (n x 3, L* 0-100, a*, b*) in two groups, lighter = white.
+    """The checkers' colours (n x 3k: k Lab triples each, L* 0-100, a*, b*, as
+    `checker_colour` gives) in two groups, lighter (first L*) = white.
 
     Groups nearer each other than `gap_min` (weighted Lab) are one colour: then all are
     white or all black by lightness against mid-grey, sure only far from it.

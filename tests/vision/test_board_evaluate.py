@@ -81,4 +81,4 @@ def test_real_board_photos_are_evaluated_without_error() -> None:
     assert len(m.photos) == 6
     assert all(p.places == 25 for p in m.photos)
     # A floor, not a target: the reading must not fall back below what it reached.
-    assert m.places_right >= 139
+    assert m.places_right >= 142
