@@ -40,6 +40,14 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
+def whole_number(text: str) -> int:
+    """An argparse type: 0 or more in ASCII digits, at most 6 of them (int() also takes
+    '７', '٣', ' 7 ', '+7' and '1_000')."""
+    if not re.fullmatch(r"[0-9]{1,6}", text):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number (digits 0-9)")
+    return int(text)
+
+
 def parse_dice(text: str, what: str = "--dice") -> tuple[int, int]:
     """A roll written as 53, 5-3, 5,3 or 5 3."""
     digits = re.fullmatch(r"\s*([0-9])\s*[-, ]?\s*([0-9])\s*", text)

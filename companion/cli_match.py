@@ -9,14 +9,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.cli import whole_number
 from companion.rules import gnubg_id, xgid
-from companion.rules.mat import export_mat, import_mat
+from companion.rules.mat import MatError, UnfinishedMatch, export_mat, import_mat
 from companion.rules.match import Action, Match, MatchRules, match_info
 from companion.store import Store, StoreError
+
+# The reasons a roll is void (CONTRACTS.md §4, read-dice's vocabulary) and an early roll
+# (companion.rules.match: thrown before the opponent picked up his dice).
+REROLL_REASONS = (
+    "cocked",
+    "wrong_section",
+    "on_checker",
+    "off_board",
+    "dice_count",
+    "unreadable",
+    "early",
+)
 
 COMMANDS = (
     "new, opening W B, roll 53, play TEXT, reroll [REASON...], double, take, drop, beaver, "
@@ -31,12 +45,16 @@ def add_parser(sub: Any) -> None:
         description=f"Commands: {COMMANDS}.",
     )
     p.add_argument("--db", required=True, help="the match file (created if missing)")
-    p.add_argument("--match", type=int, help="which match in the file (default: the latest)")
+    p.add_argument(
+        "--match", type=whole_number, help="which match in the file (default: the latest)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document")
     cmds = p.add_subparsers(dest="match_command", metavar="COMMAND", required=True)
 
     new = cmds.add_parser("new", help="start a match (or a money session)")
-    new.add_argument("--length", type=int, default=7, help="match length in points (default 7)")
+    new.add_argument(
+        "--length", type=whole_number, default=7, help="match length in points (default 7)"
+    )
     new.add_argument("--money", action="store_true", help="a money session instead of a match")
     new.add_argument(
         "--jacoby",
@@ -45,7 +63,11 @@ def add_parser(sub: Any) -> None:
     )
     new.add_argument("--beavers", action="store_true", help="money: beavers allowed")
     new.add_argument(
-        "--auto-doubles", type=int, default=0, metavar="N", help="money: automatic doubles per game"
+        "--auto-doubles",
+        type=whole_number,
+        default=0,
+        metavar="N",
+        help="money: automatic doubles per game",
     )
     new.add_argument(
         "--no-crawford", action="store_true", help="match: play without the Crawford rule"
@@ -55,13 +77,15 @@ def add_parser(sub: Any) -> None:
     new.add_argument("--black", default="Black", help="black's name")
 
     opening = cmds.add_parser("opening", help="the opening roll: white's die, black's die")
-    opening.add_argument("white", type=int)
-    opening.add_argument("black", type=int)
+    opening.add_argument("white", type=whole_number)
+    opening.add_argument("black", type=whole_number)
     roll = cmds.add_parser("roll", help="the player on roll's dice, e.g. 53")
     roll.add_argument("dice")
     play = cmds.add_parser("play", help="the play in standard notation, e.g. '13/8 13/10'")
     play.add_argument("text", nargs="?", default="")
-    reroll = cmds.add_parser("reroll", help="void the roll (cocked, wrong_section, early, ...)")
+    reroll = cmds.add_parser(
+        "reroll", help=f"void the roll; reasons: {', '.join(REROLL_REASONS)} (default cocked)"
+    )
     reroll.add_argument("reasons", nargs="*", default=["cocked"])
     for name, text in (
         ("double", "offer the cube"),
@@ -75,7 +99,7 @@ def add_parser(sub: Any) -> None:
     ):
         cmds.add_parser(name, help=text)
     resign = cmds.add_parser("resign", help="offer to resign: 1 single, 2 gammon, 3 backgammon")
-    resign.add_argument("level", type=int, choices=[1, 2, 3])
+    resign.add_argument("level", type=whole_number, choices=[1, 2, 3])
     resign.add_argument(
         "--player", choices=["white", "black"], help="who resigns (default: on roll)"
     )
@@ -83,6 +107,12 @@ def add_parser(sub: Any) -> None:
     export.add_argument("--mat", required=True, help="the .mat file to write")
     imp = cmds.add_parser("import", help="read a .mat file into a new match in the file")
     imp.add_argument("file")
+    imp.add_argument(
+        "--unfinished",
+        action="store_true",
+        help="accept a match still in play (else a match not over or a game without a "
+        "result is refused: the file may have been cut short)",
+    )
 
 
 def _action(args: argparse.Namespace) -> Action:
@@ -96,7 +126,13 @@ def _action(args: argparse.Namespace) -> Action:
     if c == "play":
         return {"type": "play", "play": args.text}
     if c == "reroll":
-        return {"type": "reroll", "reasons": args.reasons}
+        unknown = [r for r in args.reasons if r not in REROLL_REASONS]
+        if unknown:
+            raise StoreError(
+                f"reroll: {unknown[0][:40]!r} is not a reason (one or more of "
+                f"{', '.join(REROLL_REASONS)})"
+            )
+        return {"type": "reroll", "reasons": list(dict.fromkeys(args.reasons))}
     if c == "resign":
         return {"type": "resign", "level": args.level, "player": args.player}
     return {"type": c}
@@ -173,9 +209,19 @@ def show_text(match: Match, match_id: int) -> str:
 
 
 def cmd_match(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    try:
+        return _run(args, stdout)
+    except sqlite3.Error as e:  # a file whose tables were changed by hand, a locked file
+        raise StoreError(f"{args.db}: the match file cannot be used ({e})") from None
+
+
+def _run(args: argparse.Namespace, stdout: TextIO) -> int:
     with Store(args.db) as store:
         c = args.match_command
         if c == "new":
+            for name in (args.white, args.black):
+                if not name.isprintable():
+                    raise StoreError(f"player name {name!r}: no control characters")
             rules = MatchRules(
                 length=0 if args.money else args.length,
                 jacoby=args.jacoby,
@@ -197,7 +243,14 @@ def cmd_match(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 text = Path(args.file).read_text(encoding="utf-8-sig")
             except (OSError, UnicodeDecodeError) as e:
                 raise StoreError(f"{args.file}: cannot read ({e})") from None
-            rules, actions = import_mat(text)
+            try:
+                rules, actions = import_mat(text, unfinished=args.unfinished)
+            except UnfinishedMatch as e:
+                raise StoreError(
+                    f"{args.file}: {e} (import a match still in play with --unfinished)"
+                ) from None
+            except MatError as e:
+                raise StoreError(f"{args.file}: {e}") from None
             match_id = store.create_match(rules)
             for action in actions:
                 store.apply(match_id, action)

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from calibration.jsonin import BadJSON
+from calibration.jsonin import loads as bounded_json
 from companion.rules.errors import RulesError
 from companion.rules.match import Action, Match, MatchError, MatchRules
 
@@ -79,7 +81,8 @@ class Store:
                     f"{self.path}: match file format {version} is newer than this program"
                 )
             self.db.executescript(SCHEMA)
-            self.db.execute(f"PRAGMA user_version={FORMAT_VERSION}")
+            if version != FORMAT_VERSION:  # a new file; an opened one is left byte for byte
+                self.db.execute(f"PRAGMA user_version={FORMAT_VERSION}")
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a bgcompanion match file ({e})") from None
         self._cache: dict[int, tuple[Match, int]] = {}
@@ -126,9 +129,23 @@ class Store:
         ).fetchall()
         if not rows:
             raise StoreError(f"{self.path}: no match {match_id}")
-        return [
-            Event(match_id, seq, kind, json.loads(payload), at) for seq, kind, payload, at in rows
-        ]
+        return [self._event(match_id, *row) for row in rows]
+
+    def _event(self, match_id: int, seq: int, kind: Any, payload: Any, at: Any) -> Event:
+        """One stored row as an Event; StoreError naming the row when it was damaged (every
+        row this program writes holds a JSON object whose `type` is the row's type)."""
+        where = f"{self.path}: match {match_id}, event {seq}"
+        if not isinstance(payload, str | bytes):
+            raise StoreError(f"{where}: the record is damaged (its payload is not text)")
+        try:
+            doc = bounded_json(payload)
+        except BadJSON as e:
+            raise StoreError(f"{where}: the record is damaged (its payload is {e})") from None
+        if not isinstance(doc, dict) or doc.get("type") != kind:
+            raise StoreError(
+                f"{where}: the record is damaged (its payload is not a {kind!r} event)"
+            )
+        return Event(match_id, seq, str(kind), doc, str(at))
 
     # --- state -----------------------------------------------------------------
     def load(self, match_id: int) -> Match:
@@ -188,26 +205,42 @@ class Store:
         )
 
 
-def _effective_actions(events: list[Event]) -> list[Action]:
-    """The actions in force: each undo cancels the latest one before it."""
-    stack: list[Action] = []
+def _effective_events(events: list[Event]) -> list[Event]:
+    """The actions in force, as their events: each undo cancels the latest one before it."""
+    stack: list[Event] = []
     for event in events[1:]:
         if event.type == "undo":
             if stack:
                 stack.pop()
         elif event.type not in DERIVED:
-            stack.append(event.payload)
+            stack.append(event)
     return stack
+
+
+def _effective_actions(events: list[Event]) -> list[Action]:
+    """The actions in force: each undo cancels the latest one before it."""
+    return [event.payload for event in _effective_events(events)]
 
 
 def fold(events: list[Event]) -> Match:
     """The match state from its events (the first one creates the match)."""
     if not events or events[0].type != "match_created":
         raise StoreError("a match's first event must create it")
+    # A record edited by hand can hold anything: whatever fails names the event.
+    unusable = (RulesError, KeyError, TypeError, ValueError, AttributeError, IndexError)
+    first = events[0]
     try:
-        match = Match(MatchRules.from_json(events[0].payload["rules"]))
-        for action in _effective_actions(events):
-            match.apply(action, trusted=True)
-    except (RulesError, KeyError, TypeError) as e:
-        raise StoreError(f"match {events[0].match_id}: its record does not replay ({e})") from None
+        match = Match(MatchRules.from_json(first.payload["rules"]))
+    except unusable as e:
+        raise StoreError(
+            f"match {first.match_id}, event 0 ({first.type}): its record does not replay ({e})"
+        ) from None
+    for event in _effective_events(events):
+        try:
+            match.apply(event.payload, trusted=True)
+        except unusable as e:
+            raise StoreError(
+                f"match {event.match_id}, event {event.seq} ({event.type}): its record does "
+                f"not replay ({e})"
+            ) from None
     return match

@@ -47,6 +47,8 @@ def test_rules_import_only_the_standard_library() -> None:
         "calibration.overlay",
         "calibration.detect",
         "calibration.markers",
+        "calibration.imageio",
+        "calibration.jsonin",
     ],
 )
 def test_vision_and_calibration_never_import_companion_flask_or_serial(module: str) -> None:
@@ -83,3 +85,9 @@ def test_the_page_never_opens_the_serial_port_or_the_camera_itself() -> None:
     assert "flask" in modules
     assert not any(m == "serial" or m.startswith(("serial.", "companion.link")) for m in modules)
     assert "companion.demo" not in modules and "companion.cli_run" not in modules
+
+
+def test_the_bounded_json_reader_is_standard_library_only() -> None:
+    """companion.store reads its payloads with it: no NumPy or OpenCV at its start-up."""
+    modules = loaded_modules("calibration.jsonin")
+    assert not any(m.split(".")[0] in ("numpy", "cv2") for m in modules)

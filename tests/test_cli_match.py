@@ -129,7 +129,7 @@ def test_undo_then_export_and_import(tmp_path: Path) -> None:
     assert f"wrote {mat}" in ok(db, "export", "--mat", str(mat))
     text = mat.read_text()
     assert "31: 8/5 6/5" in text and "8/4" not in text
-    out = ok(db, "import", str(mat))
+    out = ok(db, "import", str(mat), "--unfinished")  # 0-1 in a 3-point match
     assert "as match 2" in out
     s = json.loads(ok(db, "--json", "--match", "2", "show"))["state"]
     assert s["score"] == {"white": 0, "black": 1} and s["rules"]["white"] == "Ann"

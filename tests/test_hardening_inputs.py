@@ -8,6 +8,7 @@ libjpeg write to file descriptor 2 directly.
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 import time
@@ -19,6 +20,8 @@ import pytest
 
 from calibration.schema import Calibration
 from tests.calibration.test_imageio import photo, png_declaring
+from tests.conftest import DATA
+from tests.inprocess import bgcompanion, refused_in_one_line
 
 
 def bg(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -188,3 +191,90 @@ def test_calibrate_writes_no_board_the_readers_would_refuse(tmp_path: Path) -> N
         result = bg("calibrate", str(image), "--corners", corners, flag, value, "-o", str(out))
         one_line_exit_2(result, flag)
         assert not out.exists()
+
+
+# --- the match file ----------------------------------------------------------------
+
+
+def a_match(db: Path) -> None:
+    for args in (("new", "--length", "3"), ("opening", "3", "1"), ("play", "8/5 6/5")):
+        assert bgcompanion("match", "--db", str(db), *args).code == 0
+
+
+def test_a_hand_damaged_event_is_named_not_a_traceback(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    a_match(db)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE events SET payload = '{not json' WHERE seq = 1")
+        con.execute("UPDATE events SET payload = '[1, 2]' WHERE seq = 2")
+    before = db.read_bytes()
+    for args in (["show"], ["--json", "show"], ["roll", "53"], ["undo"], ["export", "--mat", "x"]):
+        refused_in_one_line(
+            bgcompanion("match", "--db", str(db), *args), "match 1, event 1", "damaged"
+        )
+    assert db.read_bytes() == before
+    with sqlite3.connect(db) as con:
+        con.execute("""UPDATE events SET payload = '{"type": "opening"}' WHERE seq = 1""")
+    refused_in_one_line(bgcompanion("match", "--db", str(db), "show"), "event 2", "damaged")
+    with sqlite3.connect(db) as con:
+        con.execute("""UPDATE events SET payload = '{"type": "play", "play": 7}' WHERE seq = 2""")
+    refused_in_one_line(bgcompanion("match", "--db", str(db), "show"), "event 1 (opening)")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["reroll", "the dog ate it"], ["reroll: 'the dog ate it' is not a reason", "cocked"]),
+        (["reroll", "cocked", "tie"], ["'tie' is not a reason"]),
+        (["play", "\uff18/\uff15 \uff16/\uff15"], ["'\uff18' is not a point"]),
+        (["play", "\u0668/\u0665 \u0666/\u0665"], ["is not a point"]),
+        (["play", "8/5(\uff12)"], ["cannot read"]),
+        (["roll", "\uff15\uff13"], ["expected two numbers 1-6"]),
+        (["--match", "\uff11", "show"], ["is not a whole number"]),
+        (["resign", "\u0661"], ["is not a whole number"]),
+    ],
+)
+def test_match_commands_take_the_contracts_words_and_ascii_digits(
+    tmp_path: Path, args: list[str], words: list[str]
+) -> None:
+    db = tmp_path / "m.db"
+    a_match(db)
+    assert bgcompanion("match", "--db", str(db), "roll", "64").code == 0
+    before = bgcompanion("match", "--db", str(db), "--json", "show").stdout
+    refused_in_one_line(bgcompanion("match", "--db", str(db), *args), *words)
+    assert bgcompanion("match", "--db", str(db), "--json", "show").stdout == before
+
+
+def test_a_reroll_with_the_contracts_reasons_is_recorded(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    a_match(db)
+    bgcompanion("match", "--db", str(db), "roll", "64")
+    out = bgcompanion("match", "--db", str(db), "reroll", "wrong_section", "on_checker")
+    assert out.code == 0 and "must roll again (wrong_section, on_checker)" in out.stdout
+
+
+def test_a_new_match_refuses_control_characters_in_names(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    result = bgcompanion("match", "--db", str(db), "new", "--white", "Ann\rBob")
+    refused_in_one_line(result, "no control characters")
+
+
+def test_a_mat_file_cut_short_or_with_a_bad_double_is_refused(tmp_path: Path) -> None:
+    db, mat = tmp_path / "m.db", tmp_path / "cut.mat"
+    text = (DATA / "gnubg_selfplay_7.mat").read_text(encoding="utf-8")
+    a_match(db)
+    before = db.read_bytes()
+    mat.write_text(text[: text.index(" Game 3")])
+    refused_in_one_line(
+        bgcompanion("match", "--db", str(db), "import", str(mat)),
+        "the 7-point match is not over",
+        "--unfinished",
+    )
+    mat.write_text(text.replace("Doubles => 2", "Doubles => *", 1))
+    refused_in_one_line(
+        bgcompanion("match", "--db", str(db), "import", str(mat)), "expected 'Doubles => N'"
+    )
+    assert db.read_bytes() == before
+    mat.write_text(text[: text.index(" Game 3")])
+    result = bgcompanion("match", "--db", str(db), "import", str(mat), "--unfinished")
+    assert result.code == 0 and "as match 2" in result.stdout

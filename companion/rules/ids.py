@@ -243,8 +243,10 @@ def xgid(position: Position, info: MatchInfo) -> str:
 
 
 def _int(text: str, name: str, xg: str) -> int:
-    if not re.fullmatch(r"-?\d+", text):
-        raise IdError(f"XGID {xg!r}: {name} {text!r} is not a number")
+    # ASCII digits, few of them: `\d` takes other scripts' digits, and int() refuses
+    # more than 4,300 digits with a ValueError of its own.
+    if not re.fullmatch(r"-?[0-9]{1,6}", text):
+        raise IdError(f"XGID {xg[:80]!r}: {name} {text[:20]!r} is not a number (1-6 digits)")
     return int(text)
 
 

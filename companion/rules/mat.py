@@ -9,8 +9,11 @@ XG's `; [Crawford "On"]` tag; the Crawford game itself is implied by the scores
 (shared/design/formats.md §1).
 
 Import is strict where GNU Backgammon is lenient: every play must be legal for
-its roll, every header score must follow from the results before it, and a
-`Wins` line must match the game's value. Errors name the game and move.
+its roll, every header score must follow from the results before it, a
+`Wins` line must match the game's value, and `Doubles => N` must name the cube
+the double turns. A file cut short on a line boundary reads as a valid but
+shorter match, so a match not over (or a money game without a result) is
+refused unless the caller accepts unfinished matches. Errors name the game and move.
 """
 
 from __future__ import annotations
@@ -25,6 +28,10 @@ from companion.rules.position import BLACK, WHITE, Color
 
 class MatError(RulesError):
     """A .mat file that cannot be read, or that records something impossible."""
+
+
+class UnfinishedMatch(MatError):
+    """A .mat file whose match is not over: still in play, or cut short."""
 
 
 # --- export ------------------------------------------------------------------
@@ -90,10 +97,15 @@ class ParsedMat:
     games: list[_Game]
 
 
-_LENGTH = re.compile(r"^\s*(\d{1,3})\s+[Pp]oint\s+[Mm]atch")
-_SCORE = re.compile(r"^\s*(?P<l>[^:]*?)\s*:\s*(?P<ls>\d+)\s+(?P<r>[^:]*?)\s*:\s*(?P<rs>\d+)\s*$")
-_TAG = re.compile(r'^[;#]\s*\[(\w+)\s+"([^"]*)"\]')
-_ROW = re.compile(r"^\s*\d+\)(.*)$")
+# ASCII digits only (re.ASCII): `\d` and int() also take other scripts' digits.
+_LENGTH = re.compile(r"^\s*([0-9]{1,3})\s+[Pp]oint\s+[Mm]atch", re.ASCII)
+_SCORE = re.compile(
+    r"^\s*(?P<l>[^:]*?)\s*:\s*(?P<ls>[0-9]{1,3})\s+(?P<r>[^:]*?)\s*:\s*(?P<rs>[0-9]{1,3})\s*$",
+    re.ASCII,
+)
+_TAG = re.compile(r'^[;#]\s*\[(\w+)\s+"([^"]*)"\]', re.ASCII)
+_ROW = re.compile(r"^\s*[0-9]+\)(.*)$", re.ASCII)
+_GAME = re.compile(r"^\s*Game\s+([0-9]{1,4})\b", re.ASCII)
 
 
 def _split_row(rest: str) -> tuple[str, str]:
@@ -134,13 +146,12 @@ def parse_mat(text: str) -> ParsedMat:
                 raise MatError(f"line {number}: expected the match header, e.g. ' 7 point match'")
             length = int(m[1])
             continue
-        if re.match(r"^\s*Game\s+\d+", line):
+        game = _GAME.match(line)
+        if game:
             score = _SCORE.match(lines[i]) if i < len(lines) else None
             if not score:
                 raise MatError(f"line {number + 1}: expected the score line 'Name : 0   Name : 0'")
-            games.append(
-                _Game(int(line.split("Game")[1].split()[0]), (int(score["ls"]), int(score["rs"])))
-            )
+            games.append(_Game(int(game[1]), (int(score["ls"]), int(score["rs"]))))
             if len(games) == 1:
                 tags["black"], tags["white"] = score["l"].strip(), score["r"].strip()
             i += 1
@@ -177,7 +188,9 @@ def parse_mat(text: str) -> ParsedMat:
 
 
 _ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
-_WINS = re.compile(r"^Wins\s+(\d+)\s+points?", re.IGNORECASE)
+_WINS = re.compile(r"^Wins\s+([0-9]{1,4})\s+points?", re.IGNORECASE | re.ASCII)
+# "Doubles => 2" as GNU Backgammon and XG write it; a bare "Double" is read too.
+_DOUBLE = re.compile(r"^(?:re)?doubles?(?:\s*=>\s*(?P<cube>[0-9]{1,5}))?\s*$", re.I | re.ASCII)
 
 
 def _slot_actions(match: Match, color: Color, text: str) -> list[Action]:
@@ -204,6 +217,13 @@ def _slot_actions(match: Match, color: Color, text: str) -> list[Action]:
             actions.append({"type": "play?", "dice": [d1, d2]})
         return actions
     if lower.startswith(("double", "redouble")):
+        double = _DOUBLE.match(text)
+        if not double:
+            raise MatError(f"cannot read {text!r}: expected 'Doubles => N', N the new cube")
+        if double["cube"] is not None and int(double["cube"]) != 2 * match.cube:
+            raise MatError(
+                f"{text!r}: the cube is at {match.cube}, so a double turns it to {2 * match.cube}"
+            )
         return [{"type": "double"}]
     if lower.startswith(("beaver", "raccoon")):
         return [{"type": "beaver"}]
@@ -217,8 +237,13 @@ def _slot_actions(match: Match, color: Color, text: str) -> list[Action]:
     raise MatError(f"cannot read {text!r}")
 
 
-def import_mat(text: str) -> tuple[MatchRules, list[Action]]:
-    """The rules and the checked list of actions that replay the match in the file."""
+def import_mat(text: str, unfinished: bool = False) -> tuple[MatchRules, list[Action]]:
+    """The rules and the checked list of actions that replay the match in the file.
+
+    A file cut short on a line boundary is a valid match record, only shorter; so,
+    unless `unfinished`, a match whose length is not reached (or a money session whose
+    last game has no result) is refused, saying how far it goes.
+    """
     parsed = parse_mat(text)
     match = Match(parsed.rules)
     actions: list[Action] = []
@@ -241,7 +266,26 @@ def import_mat(text: str) -> tuple[MatchRules, list[Action]]:
                 raise MatError(f"{where}, line {line} ({color} {cell!r}): {e}") from None
         if match.game.number == number and not match.over and game is not parsed.games[-1]:
             raise MatError(f"{where}: the game has no result but another game follows")
+    if not unfinished:
+        _check_finished(match, parsed)
     return parsed.rules, actions
+
+
+def _check_finished(match: Match, parsed: ParsedMat) -> None:
+    """UnfinishedMatch unless the file records a whole match (or, for a money session,
+    whole games): a file cut short on a line boundary reads as a shorter match."""
+    cut = "the file may have been cut short"
+    if not parsed.games or not parsed.games[-1].slots:
+        what = f"game {parsed.games[-1].number} has no moves" if parsed.games else "no games"
+        raise UnfinishedMatch(f"{what}: {cut}")
+    if match.phase not in (Phase.OPENING, Phase.MATCH_OVER):
+        raise UnfinishedMatch(f"game {parsed.games[-1].number} has no result: {cut}")
+    if parsed.rules.length and not match.over:
+        raise UnfinishedMatch(
+            f"the {parsed.rules.length}-point match is not over (score "
+            f"{match.score[BLACK]}-{match.score[WHITE]} after game {parsed.games[-1].number}): "
+            f"{cut}"
+        )
 
 
 def _apply(match: Match, action: Action, color: Color, number: int) -> list[Action]:

@@ -65,8 +65,9 @@ def format_steps(steps: Iterable[Step]) -> str:
     return " ".join(f"{shown[p]}({n})" if n > 1 else shown[p] for p, n in counts.items())
 
 
-_TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<count>\d)\))?$")
-_POINT = re.compile(r"^(?P<p>bar|off|\d{1,2})(?P<hit>\*?)$")
+# ASCII digits only: `\d` and int() also take other scripts' digits ("１３/８", "١٣/٨").
+_TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<count>[0-9])\))?$")
+_POINT = re.compile(r"^(?P<p>bar|off|[0-9]{1,2})(?P<hit>\*?)$")
 
 
 def _read_point(text: str, token: str) -> tuple[int, bool]:
@@ -86,7 +87,7 @@ def read_segments(text: str) -> list[Segment]:
     if cleaned in NO_PLAY_WORDS:
         return []
     segments: list[Segment] = []
-    for token in re.split(r"[\s,]+", cleaned):
+    for token in re.split(r"[\s,]+", cleaned, flags=re.ASCII):
         m = _TOKEN.match(token)
         parts = m["chain"].split("/") if m else []
         if not m or len(parts) < 2:

@@ -16,7 +16,8 @@ from tests.conftest import DATA
 
 
 def replay(text: str) -> Match:
-    rules, actions = import_mat(text)
+    """The match a file records; a match still in play is accepted (see the cut-short tests)."""
+    rules, actions = import_mat(text, unfinished=True)
     match = Match(rules)
     for action in actions:
         match.apply(action)
@@ -128,3 +129,51 @@ def test_an_empty_play_is_a_roll_that_could_not_be_played() -> None:
     _, actions = import_mat(text)
     empty = [a for a in actions if a["type"] == "play" and a["play"] == ""]
     assert len(empty) >= 10
+
+
+def cut_after(text: str, marker: str) -> str:
+    """The file cut on the line boundary after the first line holding `marker`."""
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if marker in line)
+    return "".join(lines[: at + 1])
+
+
+def test_a_file_cut_short_on_a_line_boundary_is_refused() -> None:
+    """Each cut was a valid, shorter match: imported silently as if it had been played so."""
+    text = (DATA / "gnubg_selfplay_7.mat").read_text(encoding="utf-8")
+    assert replay(text).over  # the whole file
+    with pytest.raises(MatError, match="game 1 has no result: the file may have been cut short"):
+        import_mat(cut_after(text, "  4) 11:"))
+    with pytest.raises(MatError, match=r"the 7-point match is not over \(score .* after game 1\)"):
+        import_mat(cut_after(text, "Wins"))
+    with pytest.raises(MatError, match="game 2 has no moves"):
+        import_mat(
+            cut_after(text, " Game 2")[:-1] + "\n" + text.split(" Game 2\n")[1].split("\n")[0]
+        )
+    # Accepted as a match still in play when asked for.
+    assert not replay(cut_after(text, "  4) 11:")).over
+
+
+@pytest.mark.parametrize(
+    ("double", "message"),
+    [
+        ("Doubles => *", "expected 'Doubles => N'"),
+        ("Doubles => 4", "the cube is at 1, so a double turns it to 2"),
+        ("Doubles => 2x", "expected 'Doubles => N'"),
+    ],
+)
+def test_a_double_names_the_cube_it_turns(double: str, message: str) -> None:
+    text = export_mat(black_wins_by_drops(2))
+    assert "  2)  Doubles => 2                Drops" in text
+    replay(text.replace("  2)  Doubles => 2 ", "  2)  Double       "))  # bare "Double" reads
+    with pytest.raises(MatError, match=message):
+        replay(text.replace("  2)  Doubles => 2 ", f"  2)  {double:<13}", 1))
+
+
+@pytest.mark.parametrize("digits", ["\uff13\uff11", "\u0663\u0661"])
+def test_plays_and_scores_take_ascii_digits_only(digits: str) -> None:
+    text = export_mat(black_wins_by_drops(2))
+    with pytest.raises(MatError, match="cannot read"):
+        replay(text.replace("31: 8/5 6/5", f"{digits}: 8/5 6/5", 1))
+    with pytest.raises(MatError, match="expected the match header"):
+        replay(text.replace(" 3 point match", f" {digits[0]} point match"))
