@@ -23,6 +23,7 @@ import selectors
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,6 +84,7 @@ class StreamHub:
         self.keepalive_s = keepalive_s
         self.stall_s = stall_s
         self._places = 0
+        self.problems: deque[str] = deque(maxlen=20)  # states that could not be built
         self._lock = threading.Lock()
         self._arrived: list[_Watcher] = []
         self._watchers: list[_Watcher] = []
@@ -130,7 +132,8 @@ class StreamHub:
         self._closing.set()
         self._wake()
         for t in self._threads:
-            t.join(timeout=5)
+            if t.name == "stream-hub":  # the other ends at its next wait (a daemon)
+                t.join(timeout=5)
 
     def _start(self) -> None:
         if self._threads:
@@ -189,7 +192,12 @@ class StreamHub:
                 latest = self._latest
                 if arrived or latest != heard:
                     heard = latest
-                    self._push(self.render())
+                    try:
+                        state = self.render()
+                    except Exception as e:  # one bad state must not end every stream
+                        self.problems.append(f"{type(e).__name__}: {e}")
+                        continue
+                    self._push(state)
                 if time.monotonic() - beat >= self.keepalive_s:
                     beat = time.monotonic()
                     self._beat(beat)

@@ -18,7 +18,7 @@ import pytest
 from companion.live import Session
 from companion.rules.match import MatchRules
 from companion.web import create_app, make_page_server
-from companion.web.streams import PageServer
+from companion.web.streams import PageServer, StreamHub, Watch
 
 PIN = "4821"
 
@@ -174,3 +174,86 @@ def test_a_watcher_that_logs_out_elsewhere_stops_being_shown_the_controls(
     finally:
         watcher.close()
         web.close()
+
+
+class Changes:
+    """A session's version and change signal, without a match behind them."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.changed = threading.Condition()
+        self.stop = threading.Event()
+
+    def bump(self) -> None:
+        with self.changed:
+            self.version += 1
+            self.changed.notify_all()
+
+    def wait_change(self, version: int, timeout: float) -> int:
+        with self.changed:
+            self.changed.wait_for(lambda: self.version != version, timeout)
+            return self.version
+
+
+def read_states(sock: socket.socket, until_version: int, timeout: float = 5.0) -> list[int]:
+    """The versions of the states read from a hub's stream, up to `until_version`."""
+    sock.settimeout(timeout)
+    buffer, versions = b"", []
+    while not versions or versions[-1] < until_version:
+        data = sock.recv(1 << 20)
+        assert data, "the stream ended"
+        buffer += data
+        *blocks, buffer = buffer.split(b"\n\n")
+        versions += [
+            json.loads(b.split(b"data: ", 1)[1])["version"] for b in blocks if b"data:" in b
+        ]
+    return versions
+
+
+def test_a_slow_watcher_gets_the_newest_state_not_every_one() -> None:
+    changes = Changes()
+    big = "x" * 200_000  # states larger than the socket's buffers
+
+    def render() -> dict[str, Any]:
+        return {"version": changes.version, "padding": big}
+
+    hub = StreamHub(render, changes.wait_change, changes.stop, limit=5, keepalive_s=5)
+    mine, theirs = socket.socketpair()
+    assert hub.reserve()
+    hub.adopt(mine, Watch(lambda: False))
+    try:
+        for _ in range(30):  # 30 changes while the watcher reads nothing
+            changes.bump()
+            time.sleep(0.01)
+        versions = read_states(theirs, 30)
+        assert versions[-1] == 30
+        assert len(versions) < 10, versions  # the ones it could not take were skipped
+        assert versions == sorted(versions)
+    finally:
+        hub.close()
+        theirs.close()
+
+
+def test_a_state_that_cannot_be_built_does_not_end_the_streams() -> None:
+    changes = Changes()
+    broken = {1}
+
+    def render() -> dict[str, Any]:
+        if changes.version in broken:
+            raise ValueError("the match file is busy")
+        return {"version": changes.version}
+
+    hub = StreamHub(render, changes.wait_change, changes.stop, limit=5, keepalive_s=5)
+    mine, theirs = socket.socketpair()
+    assert hub.reserve()
+    hub.adopt(mine, Watch(lambda: False))
+    try:
+        assert read_states(theirs, 0) == [0]
+        changes.bump()  # version 1 fails to build
+        assert eventually(lambda: len(hub.problems) == 1)
+        changes.bump()
+        assert read_states(theirs, 2) == [2]
+    finally:
+        hub.close()
+        theirs.close()
+    assert hub.watching == 0  # closing the hub gave every place back
