@@ -37,12 +37,15 @@ demo: install
 bench: install
 	$(BIN)/python benchmarks/movegen.py
 	$(BIN)/python benchmarks/store.py
-	$(BIN)/python benchmarks/calibration.py
+	$(BIN)/python benchmarks/calibrate.py
 	$(BIN)/python benchmarks/dice.py
 	$(BIN)/python benchmarks/link.py
 	$(BIN)/python benchmarks/board.py
 	$(BIN)/python benchmarks/referee.py
-	$(BIN)/python benchmarks/companion.py
+	$(BIN)/python benchmarks/referee.py --noise
+	$(BIN)/python benchmarks/real.py
+	$(BIN)/python benchmarks/table.py
+	$(BIN)/python benchmarks/watchers.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

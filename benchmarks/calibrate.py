@@ -1,6 +1,6 @@
 """Calibration on rendered boards: orientation, corner refinement, time per image.
 
-    .venv/bin/python benchmarks/calibration.py [--boards 300] [--seed 2026]
+    .venv/bin/python benchmarks/calibrate.py [--boards 300] [--seed 2026]
 
 Each board is a random style, pose (any rotation, tilt up to 15 degrees), lens,
 light, noise and JPEG at 1920x1080, in the starting position. Measured:

@@ -31,7 +31,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-# benchmarks/calibration.py would shadow the `calibration` package: keep this folder off the path.
+# a benchmark named after a package would shadow it: keep this folder off the path.
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)
 
