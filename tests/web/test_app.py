@@ -7,6 +7,7 @@ import json
 import re
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -342,3 +343,47 @@ def test_the_page_says_when_the_cube_unit_is_missing(client: FlaskClient, sessio
     assert 'id="cube-missing"' in page and "cube unit missing" in page
     session.health.cube = "connected"
     assert client.get("/api/state").get_json()["cube_missing"] is False
+
+
+def test_the_page_shows_the_cube_unit_missing_while_it_is_silent(
+    client: FlaskClient, session: Session
+) -> None:
+    from companion.cli_run import _link_status
+    from companion.link.client import CubeLink, Deadlines, Status
+    from companion.link.emulator import Emulator
+
+    quick = Deadlines(
+        reply_s=0.1,
+        sync_s=0.1,
+        sync_resend_s=0.03,
+        keepalive_s=0.05,
+        backoff_max_s=0.02,
+        missing_s=0.3,
+    )
+
+    def missing() -> bool:
+        return bool(client.get("/api/state").get_json()["cube_missing"])
+
+    with Emulator() as unit, CubeLink(unit.port, deadlines=quick) as link:
+        cube = threading.Thread(target=session.run_cube, args=(link, lambda: _link_status(link)))
+        cube.start()
+        try:
+            assert link.wait_status(Status.CONNECTED, 3)
+            assert wait(lambda: session.health.cube == "connected") and not missing()
+            unit.silent = True
+            assert wait(missing)
+            assert client.get("/api/state").get_json()["health"]["cube"].startswith("missing")
+            unit.silent = False
+            assert wait(lambda: not missing())
+        finally:
+            session.stop.set()
+            cube.join(5)
+
+
+def wait(condition: Any, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
