@@ -163,9 +163,11 @@ def run_noisy(job: tuple[int, int, int]) -> dict[str, Any]:
         events.extend(referee.feed(replace(last, frame=last.frame + k)))
         if events[-1:] and events[-1]["type"] == "needs_fix" and match.phase == Phase.MOVE:
             # The players answer a request for a hand fix with the play made.
-            done = sum(e["type"] in ("play", "illegal_play") for e in events)
-            move = {key: v for key, v in moves[done].items() if key != "player"}
-            events.extend(referee.act(move))
+            kinds = [e["type"] for e in events]
+            done = kinds.count("play") + kinds.count("illegal_play") - kinds.count("reject")
+            if done < len(moves):
+                move = {key: v for key, v in moves[done].items() if key != "player"}
+                events.extend(referee.act(move))
     told = [e for e in events if e["type"] not in ("correction", "needs_fix")]
     wrong = differences(told, film.truth)
     end = [

@@ -145,6 +145,7 @@ class Session:
         self.log: deque[Event] = deque(maxlen=LOG_SIZE)
         self.call: Event | None = None  # the reroll or illegal play standing now
         self.fix: Event | None = None  # a hand correction asked for
+        self.glance: Event | None = None  # a play taken on a thin margin, or a correction
         self.frame_image: Image | None = None
         self.frame_index = -1
         self.stop = threading.Event()
@@ -216,6 +217,10 @@ class Session:
                 self.call = e
             elif kind in ("roll", "opening_roll", "play", "accept", "reject", "game_over"):
                 self.call = None
+            if kind in ("play", "illegal_play", "correction", "new_match", "undo"):
+                thin = kind == "play" and bool((e.get("fit") or {}).get("check"))
+                fixed = kind == "correction" and not by_hand
+                self.glance = e if thin or fixed else None
             if kind == "needs_fix":
                 self.fix = e
             elif kind not in ("dice_picked_up",):
@@ -460,6 +465,7 @@ class Session:
                 "history": history(match),
                 "call": call,
                 "fix": self.fix,
+                "glance": self.glance,
                 "seen": {
                     "frame": self.seen.frame,
                     "dice": self.seen.dice,

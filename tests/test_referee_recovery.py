@@ -5,11 +5,13 @@ and a referee that took a play wrongly finds the board again (a correction event
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 
 import pytest
 
 from companion.explain import ExplainSettings, plausible_correction, plausible_play, weigh
 from companion.gamevideo import Noise, film_game, film_observations
+from companion.live import Session
 from companion.referee import BoardSeen, Observation, Referee
 from companion.rules.match import Match, MatchRules, Phase
 from companion.rules.position import BLACK, WHITE, Position
@@ -202,3 +204,29 @@ def test_a_whole_game_read_with_noise_ends_with_the_right_result(seed: int, coun
     same = difflib.SequenceMatcher(a=plays, b=truth_plays, autojunk=False)
     right = sum(block.size for block in same.get_matching_blocks())
     assert right >= 0.9 * len(truth_plays)
+
+
+def test_the_page_asks_for_a_glance_at_a_thin_play_and_a_correction(tmp_path: Path) -> None:
+    session = Session(tmp_path / "match.db", MatchRules(length=3))
+    t = NoisyTable()
+    t.ref = session.referee
+    t.look([D(3, "right"), D(1, "left")], board(START))
+    t.hand()
+    t.look([D(3, "right"), D(1, "right")], board(AFTER_31))
+    t.hand()
+    unread = (0, 0, 0.1)
+    seen = board(AFTER_31, p5=unread, p6=unread, p23=unread, p24=unread)
+    t.look([], seen)
+    t.hand()
+    session._record(t.look([D(6, "left"), D(5, "left")], seen))  # as feed_run records
+    glance = session.state()["glance"]
+    assert glance is not None and glance["type"] == "play" and glance["fit"]["check"]
+    stored = [e.payload for e in session.store.events(session.match_id) if e.type == "play"]
+    assert stored[-1]["fit"]["check"] is True  # the match log keeps how sure the play was
+    # A play read clearly takes the request back.
+    after = session.match().position.parse_play((6, 5), "24/18 13/8").result
+    t.hand()
+    t.look([D(6, "left"), D(5, "left")], board(after))
+    t.hand()
+    session._record(t.look([], board(after)))
+    assert session.state()["glance"] is None

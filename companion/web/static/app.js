@@ -100,6 +100,9 @@
     const fix = $("fix");
     fix.hidden = !state.fix;
     if (state.fix) fix.textContent = `Check by hand: ${state.fix.why}${state.fix.player ? " (" + name(state.fix.player) + ")" : ""}. Fix it on the board, or enter it below.`;
+    const glance = $("glance"), g = state.glance;
+    glance.hidden = !g;
+    if (g) glance.textContent = g.type === "correction" ? "The camera re-synchronised the board (a correction): glance at it and fix it below if it is wrong." : `Glance at ${name(g.player)}'s play ${g.play || "(no move)"}: the camera was not sure of it. Undo and enter it below if it is wrong.`;
   }
 
   function renderPlays() {
@@ -132,8 +135,8 @@
     log.innerHTML = "";
     for (const e of state.log.slice().reverse()) {
       const li = document.createElement("li");
-      const what = e.type === "reroll" ? `reroll (${(e.reasons || []).join(", ")})` : e.type === "roll" || e.type === "opening_roll" ? `${e.type.replace("_", " ")} ${(e.dice || []).join("-")}` : e.type === "play" ? `play ${e.play}` : e.type === "ignored" ? `ignored: ${e.why}` : e.type === "needs_fix" ? `needs a fix: ${e.why}` : e.type.replace(/_/g, " ");
-      li.textContent = `${e.t !== undefined ? e.t.toFixed(1) + "s " : ""}${e.player ? name(e.player) + ": " : ""}${what}${e.by_hand ? " (by hand)" : ""}${e.inferred ? " (inferred)" : ""}`;
+      const what = e.type === "reroll" ? `reroll (${(e.reasons || []).join(", ")})` : e.type === "roll" || e.type === "opening_roll" ? `${e.type.replace("_", " ")} ${(e.dice || []).join("-")}` : e.type === "play" ? `play ${e.play}` : e.type === "ignored" ? `ignored: ${e.why}` : e.type === "needs_fix" ? `needs a fix: ${e.why}` : e.type === "correction" ? `board corrected: ${e.note || "by hand"}` : e.type.replace(/_/g, " ");
+      li.textContent = `${e.t !== undefined ? e.t.toFixed(1) + "s " : ""}${e.player ? name(e.player) + ": " : ""}${what}${e.by_hand ? " (by hand)" : ""}${e.inferred ? " (inferred)" : ""}${e.fit && e.fit.check ? " (check it: thin margin)" : ""}`;
       log.appendChild(li);
     }
   }
