@@ -35,6 +35,7 @@ WIDTH_MM = (200.0, 1000.0)
 HEIGHT_OF_WIDTH = (0.5, 1.2)
 BAR_OF_WIDTH = 0.25
 MIN_IMAGE_SIDE = 64  # pixels; the largest image is calibration.imageio's limit
+MIN_BOARD_SIDE = 64  # pixels along each edge of the board in the image (2.5 px a point)
 # A lens's focal length in pixels, as a multiple of the image's longer side: a fisheye
 # is about 0.3, a phone's main camera 0.8, a long telephoto 5.
 FOCAL_OF_SIDE = (0.1, 20.0)
@@ -299,6 +300,12 @@ def validate(cal: Calibration) -> None:
         raise CalibrationError(
             "board.corners_px: corners listed the wrong way round; expected far-left, far-right, "
             "near-right, near-left as seen from white's seat"
+        )
+    short = min(math.dist(c[i], c[(i + 1) % 4]) for i in range(4))
+    if short < MIN_BOARD_SIDE:
+        raise CalibrationError(
+            f"board.corners_px: an edge of the board is {short:.0f} px long in the image "
+            f"(at least {MIN_BOARD_SIDE})"
         )
     iw, ih = cal.image_size
     margin = 0.02 * max(iw, ih)

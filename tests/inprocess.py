@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import sys
+import tempfile
 from dataclasses import dataclass
 
 from companion.cli import main
@@ -22,19 +24,26 @@ class Result:
 
 
 def bgcompanion(*args: str, stdin: str = "") -> Result:
-    """Runs `bgcompanion ARGS` with `stdin`; its exit status, stdout and stderr."""
+    """Runs `bgcompanion ARGS` with `stdin`; its exit status, stdout and stderr (what
+    Python printed, then what C libraries such as libjpeg wrote to file descriptor 2)."""
     out, err = io.StringIO(), io.StringIO()
-    saved = sys.stdin
+    saved_stdin, saved_fd = sys.stdin, os.dup(2)
     sys.stdin = io.StringIO(stdin)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(list(args))
-            except SystemExit as e:  # argparse's --help and --version
-                code = e.code if isinstance(e.code, int) else 1
-    finally:
-        sys.stdin = saved
-    return Result(code, out.getvalue(), err.getvalue())
+    with tempfile.TemporaryFile() as native:
+        os.dup2(native.fileno(), 2)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    code = main(list(args))
+                except SystemExit as e:  # argparse's --help and --version
+                    code = e.code if isinstance(e.code, int) else 1
+        finally:
+            sys.stdin = saved_stdin
+            os.dup2(saved_fd, 2)
+            os.close(saved_fd)
+        native.seek(0)
+        below = native.read().decode("utf-8", "replace")
+    return Result(code, out.getvalue(), err.getvalue() + below)
 
 
 def refused_in_one_line(result: Result, *words: str) -> None:

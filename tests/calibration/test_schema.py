@@ -109,6 +109,10 @@ def test_unknown_keys_are_ignored_and_the_camera_is_optional() -> None:
         ),
         (edited(camera__dist=[1e300, 0, 0, 0, 0]), "camera.dist[0]: 1e+300 is outside"),
         (edited(camera__dist=[0, 0, 2.0, 0, 0]), "camera.dist[2]: 2.0 is outside"),
+        (
+            edited(board__corners_px=[[0, 0], [1, 0], [1, 1], [0, 1]]),
+            "an edge of the board is 1 px long in the image",
+        ),
     ],
 )
 def test_each_problem_gets_a_one_line_reason(doc: Any, message: str) -> None:
