@@ -15,6 +15,7 @@ import secrets
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -142,7 +143,12 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         session.close()
         raise UsageError(f"cannot serve the page on {args.host}:{args.port}: {e}") from None
     threads: list[threading.Thread] = []
-    stop_cube, cube_text = _start_cube(cube, session, threads)
+
+    def tell(line: str) -> None:
+        stdout.write(f"bgcompanion: {line}\n")
+        stdout.flush()
+
+    stop_cube, cube_text, cube_news = _start_cube(cube, session, threads, tell)
 
     if recording is not None:
         from companion.demo import FilmPlayer, session_cue
@@ -181,6 +187,7 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     try:
         while deadline is None or time.monotonic() < deadline:
             time.sleep(0.2)
+            cube_news()  # one line when the cube unit goes missing, one when it is back
             problem = session.health.camera_error
             if problem and problem != told:
                 told = problem
@@ -212,12 +219,16 @@ def _paced(frames: Any) -> Any:
         yield index, t, image
 
 
-def _start_cube(cube: str, session: Any, threads: list[threading.Thread]) -> tuple[Any, str]:
-    """Starts the cube link (and the emulator when asked); returns what stops them."""
+def _start_cube(
+    cube: str, session: Any, threads: list[threading.Thread], tell: Callable[[str], None]
+) -> tuple[Callable[[], None], str, Callable[[], None]]:
+    """Starts the cube link (and the emulator when asked); returns what stops them, the
+    unit's description, and what tells when the unit goes missing or comes back."""
     if cube == "none":
         session.health.cube = "none"
-        return (lambda: None), "none"
+        return (lambda: None), "none", (lambda: None)
 
+    from companion.cube_session import LinkNews
     from companion.link.client import CubeLink
 
     emulator = None
@@ -245,7 +256,7 @@ def _start_cube(cube: str, session: Any, threads: list[threading.Thread]) -> tup
         if emulator is not None:
             emulator.stop()
 
-    return stop, ("the emulator on " + port if emulator else port)
+    return stop, ("the emulator on " + port if emulator else port), LinkNews(link, tell).check
 
 
 def _link_status(link: Any) -> str:

@@ -97,3 +97,47 @@ def test_the_health_line_says_why_the_cube_unit_is_not_connected() -> None:
     assert _link_status(link) == "connecting (no cube unit found on any USB serial port)"
     link.status = Status.CONNECTED
     assert _link_status(link) == "connected"
+
+
+def test_run_says_once_when_the_cube_unit_goes_missing_and_once_when_it_is_back(
+    tmp_path: Path,
+) -> None:
+    import queue
+    import subprocess
+    import sys
+    import threading
+
+    from companion.link.emulator import Emulator
+
+    with Emulator() as unit:
+        proc = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "companion.cli", "run", "--port", str(free_port())),
+                *("--cube", unit.port, "--db", str(tmp_path / "d.db"), "--quiet"),
+                *("--seconds", "30"),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stdout is not None
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()  # type: ignore[union-attr]
+
+        def next_line_with(words: str, timeout: float) -> str:
+            while True:
+                line = lines.get(timeout=timeout)
+                if words in line:
+                    return line
+
+        try:
+            assert unit.wait_display(" 0  64 0", 10)  # connected: the match is shown
+            unit.silent = True  # lost within 1.5 s, missing 2 s later
+            missing = next_line_with("bgcompanion: cube unit", 10)
+            assert "cube unit missing" in missing and "stale" in missing
+            unit.silent = False
+            back = next_line_with("bgcompanion: cube unit", 5)
+            assert back.startswith("bgcompanion: cube unit back after")
+            assert unit.wait_display(" 0  64 0", 2)
+        finally:
+            proc.terminate()
+            proc.communicate(timeout=20)
