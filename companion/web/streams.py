@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
@@ -302,7 +303,7 @@ class _Handler(WSGIRequestHandler):
     server: PageServer
 
     def run_wsgi(self) -> None:
-        if self.command != "GET" or self.path.split("?", 1)[0] != STREAM_PATH:
+        if self.command != "GET" or urlsplit(self.path).path != STREAM_PATH:
             super().run_wsgi()
             return
         hub = self.server.hub
