@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any, TextIO
+
+from companion.cli import whole_number
 
 
 def add_parsers(sub: Any) -> None:
@@ -25,9 +28,9 @@ def add_parsers(sub: Any) -> None:
         ),
     )
     r.add_argument("video", nargs="?", help="a video file of the board")
-    r.add_argument("--camera", type=int, help="read camera N live instead of a file")
+    r.add_argument("--camera", type=whole_number, help="read camera N live instead of a file")
     r.add_argument("--calibration", required=True, help="the board's calibration file")
-    r.add_argument("--match-length", type=int, default=0, help="points (default 0: money)")
+    r.add_argument("--match-length", type=whole_number, default=0, help="points (default 0: money)")
     r.add_argument("--db", help="store every event in this match file as it happens")
     r.add_argument("--mat", help="write the match in .mat format here at the end")
     r.add_argument("--json", action="store_true", help="JSON lines, one per event")
@@ -38,10 +41,12 @@ def add_parsers(sub: Any) -> None:
         help="render a test video of a whole random game, with its calibration and true events",
     )
     f.add_argument("folder", help="where to write game.avi, game.cal.json, truth.jsonl")
-    f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--seed", type=whole_number, default=1)
     f.add_argument("--size", default="1920x1080", help="image size (default 1920x1080)")
-    f.add_argument("--illegal-at", type=int, help="make this turn's play illegal")
-    f.add_argument("--max-turns", type=int, default=400, help="stop the game after N turns")
+    f.add_argument("--illegal-at", type=whole_number, help="make this turn's play illegal")
+    f.add_argument(
+        "--max-turns", type=whole_number, default=400, help="stop the game after N turns"
+    )
     f.set_defaults(func=cmd_film_game)
 
 
@@ -105,10 +110,12 @@ def cmd_film_game(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     from companion.gamevideo import film_game, save_truth, write_video
     from vision.render import render
 
-    try:
-        w, h = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        raise UsageError(f"--size {args.size!r}: expected WIDTHxHEIGHT, e.g. 1920x1080") from None
+    size = re.fullmatch(r"([0-9]{1,5})x([0-9]{1,5})", args.size.lower())
+    if not size:
+        raise UsageError(f"--size {args.size[:40]!r}: expected WIDTHxHEIGHT, e.g. 1920x1080")
+    w, h = int(size[1]), int(size[2])
+    if not (320 <= w <= 3840 and 240 <= h <= 2160):
+        raise UsageError(f"--size {w}x{h}: from 320x240 to 3840x2160 (4K)")
     folder = Path(args.folder)
     folder.mkdir(parents=True, exist_ok=True)
     film = film_game(args.seed, (w, h), illegal_at=args.illegal_at, max_turns=args.max_turns)

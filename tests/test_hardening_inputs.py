@@ -278,3 +278,41 @@ def test_a_mat_file_cut_short_or_with_a_bad_double_is_refused(tmp_path: Path) ->
     mat.write_text(text[: text.index(" Game 3")])
     result = bgcompanion("match", "--db", str(db), "import", str(mat), "--unfinished")
     assert result.code == 0 and "as match 2" in result.stdout
+
+
+# --- other files and numbers ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("a = " + "[" * 100_000, ["not valid TOML (nested too deeply)"]),
+        ("[pips]\ntophat_min = " + "9" * 5000, ["not valid TOML"]),
+        ("[pips]\ntophat_min = inf", ["pips.tophat_min must be a number"]),
+    ],
+)
+def test_a_thresholds_file_out_of_bounds_is_one_line(
+    tmp_path: Path, text: str, words: list[str]
+) -> None:
+    config = tmp_path / "t.toml"
+    config.write_text(text)
+    image = tmp_path / "dice.png"
+    cv2.imwrite(str(image), np.full((120, 160, 3), 90, np.uint8))
+    refused_in_one_line(bgcompanion("read-dice", str(image), "--config", str(config)), *words)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["film-game", "out", "--size", "100000x100000"], ["expected WIDTHxHEIGHT"]),
+        (["film-game", "out", "--size", "8000x8000"], ["from 320x240 to 3840x2160"]),
+        (["referee", "v.avi", "--calibration", "c", "--match-length", "\uff13"], ["whole number"]),
+        (["legal-moves", "--position", "XGID=" + "-" * 26 + ":0:0:1:31:" + "9" * 5000], ["XGID"]),
+    ],
+)
+def test_numbers_on_the_command_line_are_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], words: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    refused_in_one_line(bgcompanion(*args), *words)
+    assert not Path("out").exists()

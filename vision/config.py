@@ -7,6 +7,7 @@ the run would silently use the default.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,10 @@ def _read(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read ({e.strerror})") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML ({e})") from None
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise ConfigError(f"{path}: not valid TOML (nested too deeply)") from None
+    except ValueError as e:  # int() of a number of over 4,300 digits
+        raise ConfigError(f"{path}: not valid TOML ({str(e)[:60]})") from None
 
 
 def load_config(path: str | Path | None = None) -> Config:
@@ -41,8 +46,15 @@ def load_config(path: str | Path | None = None) -> Config:
         for key, value in keys.items():
             if key not in config[section]:
                 raise ConfigError(f"{path}: unknown key {section}.{key}")
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ConfigError(f"{path}: {section}.{key} must be a number, got {value!r}")
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not math.isfinite(value)
+                or abs(value) > 1e9
+            ):
+                raise ConfigError(
+                    f"{path}: {section}.{key} must be a number (|value| <= 1e9), got {value!r}"
+                )
             config[section][key] = float(value)
     return config
 
