@@ -44,6 +44,7 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from vision.board_colours import checker_colour, split_colours
+from vision.board_surface import Strip, unexplained_areas
 from vision.errors import ImageError
 
 Image = NDArray[np.uint8]
@@ -85,6 +86,12 @@ class BoardSettings:
     # Two counts whose layouts fit the circles within this (cost, 1 = at the tolerance):
     # the pile cannot be counted from above, and the point's confidence is `unsure_count`.
     count_margin: float = 0.3
+    # A point's surface beyond its checkers, sampled every `surface_step_mm`, unlike its
+    # colour's other points by `surface_tolerance` (Lab, lightness half-weighted) over more
+    # than `unexplained_unsure` of a checker's area: something unread lies there (unsure).
+    surface_step_mm: float = 3.0
+    surface_tolerance: float = 22.0
+    unexplained_unsure: float = 0.6
     unsure_count: float = 0.4
 
 
@@ -267,6 +274,9 @@ class BoardReader:
         s = self.s.px_per_mm
         steps = np.arange(0, place.length_mm * s) / s  # mm along
         lateral = self.s.lateral_share * self.geo.point_width_mm
+        if place.name.startswith("bar"):
+            # A checker wider than the bar hangs over its sides, one way or the other.
+            lateral += max(0.0, (self.d_mm - self.geo.cal.bar_width_mm) / 2)
         offsets = np.arange(-lateral, lateral + 1e-9, 1 / s)
         xs = place.x_mm + offsets[None, :]
         ys = place.origin_mm + place.sign * steps[:, None] + 0 * offsets[None, :]
@@ -547,6 +557,7 @@ class BoardReader:
                 black[25 - int(place.name)] += count
             places_out.append(PlaceReading(place.name, color, count, conf, f.circles))
         self._at_most_fifteen(found, places_out, white, black)
+        self._surface_check(lab, found, places_out)
         confidence = min(p.confidence for p in places_out)
         for side in (white, black):
             on_board = sum(side[1:])
@@ -555,6 +566,42 @@ class BoardReader:
             side[0] = max(0, MAX_CHECKERS - on_board)
         elapsed = (time.perf_counter() - t0) * 1000
         return BoardReading(white, black, confidence, places_out, elapsed)
+
+    def _surface_check(self, lab: Image, found: list[_Found], places: list[PlaceReading]) -> None:
+        """Points whose surface beyond their checkers looks unlike the board's get unsure:
+        something there was not read (`vision.board_surface`)."""
+        by_name = {f.place.name: f for f in found}
+        strips = []
+        for p in places:
+            f = by_name.get(p.place)
+            if f is None:
+                continue
+            covered = (max(f.along_d) + 0.6) * self.d_mm if p.count and f.along_d else 0.0
+            pl = f.place
+            strips.append(
+                Strip(
+                    pl.name, pl.x_mm, pl.origin_mm, pl.sign, pl.length_mm, int(pl.name) % 2, covered
+                )
+            )
+        circles = np.array([c[:2] for f in found for c in f.circles], np.float64).reshape(-1, 2)
+        areas = unexplained_areas(
+            lab,
+            strips,
+            circles,
+            self.d_mm,
+            self.geo.point_width_mm,
+            (self.s.px_per_mm, self.m),
+            self.s.surface_step_mm,
+            self.s.surface_tolerance,
+        )
+        checker = math.pi * self.d_mm**2 / 4
+        lo, hi = self.s.unexplained_unsure * checker, 2 * self.s.unexplained_unsure * checker
+        for i, p in enumerate(places):
+            area = areas.get(p.place, 0.0)
+            if area > lo:
+                places[i] = replace(
+                    p, confidence=min(p.confidence, max(0.0, 0.5 * (hi - area) / (hi - lo)))
+                )
 
     def _bar_together(self, found: list[_Found]) -> list[_Found]:
         """The bar's two halves as one place: a checker near the middle is found from both

@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import cv2
+import numpy as np
 import pytest
 
 import vision.render
 from calibration.geometry import BoardGeometry
 from vision.board import BoardReader, BoardReading
-from vision.render import START, random_scene, render
+from vision.render import START, STYLES, Die, Scene, random_scene, render
 
 
 def _read_stack(
@@ -47,3 +49,40 @@ def test_a_pile_that_looks_like_two_counts_is_unsure_not_guessed(
     six = next(p for p in reading.places if p.place == "6")
     assert six.count in (10, 11) and six.confidence < 0.5
     assert reading.confidence < 0.5
+
+
+def _start_reading(scene: Scene, paint: bool) -> tuple[BoardReading, set[str]]:
+    """The reading, and the points the painted sleeve lies over."""
+    r = render(scene)
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    image = r.image.copy()
+    if paint:
+        # A sleeve across the far-left quarter, over the edge of four points.
+        band = geo.mm_to_px([(20.0, 10.0), (150.0, 10.0), (150.0, 120.0), (20.0, 120.0)])
+        cv2.fillConvexPoly(image, np.round(band).astype(np.int32), (140, 60, 40))
+    under = {str(geo.point_at_mm(x, 30.0)) for x in (30.0, 70.0, 110.0, 140.0)}
+    return BoardReader(geo).read(image), under
+
+
+def test_points_under_an_arm_are_unsure_not_read_as_empty() -> None:
+    scene = replace(random_scene(random.Random(21)), style=STYLES[0], white=START, black=START)
+    clear, _ = _start_reading(scene, paint=False)
+    assert clear.white == list(START) and clear.confidence >= 0.5
+    covered, under = _start_reading(scene, paint=True)
+    unsure = {p.place for p in covered.places if p.confidence < 0.5}
+    assert len(unsure & under) >= 2
+    assert covered.confidence < 0.5
+
+
+def test_a_die_on_a_point_leaves_it_sure() -> None:
+    base = replace(random_scene(random.Random(22)), style=STYLES[1], white=START, black=START)
+    geo_scene = render(base)
+    assert geo_scene.calibration is not None
+    rect = BoardGeometry(geo_scene.calibration).point_rect(3)
+    die = Die(4, (rect.x0 + rect.x1) / 2, rect.y1 - 60.0)
+    reading = BoardReader(BoardGeometry(geo_scene.calibration)).read(
+        render(replace(base, dice=(die,))).image
+    )
+    three = next(p for p in reading.places if p.place == "3")
+    assert three.count == 0 and three.confidence >= 0.5

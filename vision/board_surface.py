@@ -1,0 +1,119 @@
+"""What a point shows beyond the checkers read on it: the board's own surface, or not.
+
+A checker whose rim cannot be found (a dark checker on a dark triangle, one under an arm,
+a pile seen at a slant) leaves no circle, and the point would read as surely empty. But
+where it lies the point does not look like the board: points of one colour look alike
+when empty, so each point's surface beyond its checkers is compared, place by place
+along it, with the median of the other points of its colour (alternate points share a
+colour: CONTRACTS.md §1 numbers them round the board). The area that differs, where it
+is as large as a good part of a checker, makes the point unsure; a die is too small.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+LIGHTNESS_WEIGHT = 0.5  # light falls off across a board: lightness counts half
+MIN_REFERENCES = 3  # points of a colour that must show their surface at a spot to judge it
+COLUMNS = 9  # samples across a point, over 0.8 of its width
+
+
+@dataclass(frozen=True)
+class Strip:
+    """One point's axis in board millimetres, from its edge along `sign`."""
+
+    name: str
+    x_mm: float
+    origin_mm: float
+    sign: int
+    length_mm: float
+    colour: int  # which of the two triangle colours (point number parity)
+    covered_mm: float  # from the edge: the checkers read there cover up to this
+
+
+def unexplained_areas(
+    lab: NDArray[np.uint8],
+    strips: Sequence[Strip],
+    circles_mm: NDArray[np.float64],
+    d_mm: float,
+    point_width_mm: float,
+    to_px: tuple[float, float],
+    step_mm: float,
+    tolerance: float,
+) -> dict[str, float]:
+    """Per point: the area (mm^2) beyond its checkers that looks unlike its colour's points.
+
+    `lab` is the board view in OpenCV Lab; `to_px` = (pixels per mm, margin mm) maps board
+    millimetres to it; `circles_mm` (n x 2) are every checker found, whose discs are
+    left out wherever they lie.
+    """
+    if not strips:
+        return {}
+    s, margin = to_px
+    length = min(st.length_mm for st in strips)
+    along = np.arange(step_mm / 2, length, step_mm)
+    across = np.linspace(-0.4, 0.4, COLUMNS) * point_width_mm
+    xs = (
+        np.array([st.x_mm for st in strips])[:, None, None]
+        + across[None, None, :]
+        + 0 * along[None, :, None]
+    )
+    ys = (
+        np.array([st.origin_mm for st in strips])[:, None, None]
+        + np.array([st.sign for st in strips])[:, None, None] * along[None, :, None]
+        + 0 * across[None, None, :]
+    )
+    h, w = lab.shape[:2]
+    ix = np.clip(np.rint((xs + margin) * s - 0.5).astype(np.intp), 0, w - 1)
+    iy = np.clip(np.rint((ys + margin) * s - 0.5).astype(np.intp), 0, h - 1)
+    px = lab[iy, ix].astype(np.float64)  # strips x along x across x 3
+    px = px * np.array([LIGHTNESS_WEIGHT * 100 / 255, 1.0, 1.0])
+    free = along[None, :, None] >= np.array([st.covered_mm for st in strips])[:, None, None]
+    free = free & np.ones(xs.shape, bool)
+    if len(circles_mm):
+        dx = xs[..., None] - circles_mm[:, 0]
+        dy = ys[..., None] - circles_mm[:, 1]
+        free &= ((dx * dx + dy * dy) > (0.55 * d_mm) ** 2).all(axis=-1)
+    colours = np.array([st.colour for st in strips])
+    cell = step_mm * float(across[1] - across[0])
+    out: dict[str, float] = {}
+    for colour in np.unique(colours):
+        mine = np.flatnonzero(colours == colour)
+        ref, enough = _median(px[mine], free[mine])
+        for i in mine:
+            dist = _nearest(px[i], ref)
+            odd = free[i] & enough & (dist > tolerance)
+            out[strips[i].name] = float(odd.sum()) * cell
+    return out
+
+
+def _median(
+    px: NDArray[np.float64], free: NDArray[np.bool_]
+) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """Per spot, the median over the points (axis 0) that show their surface there, each
+    channel alone; and where enough do. (A point's own value is one of a dozen: an odd
+    spot of its own barely moves the median.)"""
+    values = np.where(free[..., None], px, np.inf)
+    values.sort(axis=0)
+    n = free.sum(axis=0)
+    lower = np.clip((n - 1) // 2, 0, None)[None, ..., None]
+    ref = np.take_along_axis(values, np.broadcast_to(lower, (1, *values.shape[1:])), axis=0)[0]
+    return np.where(np.isfinite(ref), ref, np.nan), n >= MIN_REFERENCES + 1
+
+
+def _nearest(px: NDArray[np.float64], ref: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Each sample's distance to the reference there or one step along or across: a
+    calibration a millimetre or two off moves a triangle's slanted side a long way along."""
+    a, c = px.shape[:2]
+    padded = np.full((a + 2, c + 2, 3), np.nan)
+    padded[1:-1, 1:-1] = ref
+    best = np.full((a, c), np.inf)
+    for da in (0, 1, 2):
+        for dc in (0, 1, 2):
+            d = np.linalg.norm(px - padded[da : da + a, dc : dc + c], axis=-1)
+            best = np.fmin(best, d)
+    return np.where(np.isfinite(best), best, np.nan)
