@@ -44,15 +44,23 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from vision.board_colours import checker_colour, split_colours
+from vision.board_layout import (
+    MAX_CHECKERS,
+    MAX_ROW,
+    PATTERNS,
+    ROW,
+    ring_kernel,
+    stack_layout,
+    visible_positions,
+)
 from vision.board_surface import Strip, unexplained_areas
 from vision.errors import ImageError
 
+__all__ = ["PATTERNS", "ROW", "BoardReader", "BoardReading", "BoardSettings", "PlaceReading"]
+__all__ += ["stack_layout", "visible_positions"]  # where checkers lie: vision.board_layout
+
 Image = NDArray[np.uint8]
 FloatImage = NDArray[np.float32]
-
-ROW = 5  # checkers in a row along a point before the next ones are stacked on top
-MAX_CHECKERS = 15
-MAX_ROW = 7  # the longest row along a point looked for
 
 
 @dataclass(frozen=True)
@@ -93,28 +101,6 @@ class BoardSettings:
     surface_tolerance: float = 22.0
     unexplained_unsure: float = 0.6
     unsure_count: float = 0.4
-
-
-def stack_layout(count: int, row: int) -> list[tuple[int, float]]:
-    """(layer, position along the point in checker diameters) of each of `count` checkers.
-
-    A row of `row` from the edge (centres 0.5, 1.5, ...), then each layer on top of the
-    one below, every checker across two below it.
-    """
-    return [(k // row, 0.5 + k % row + 0.5 * (k // row)) for k in range(count)]
-
-
-def visible_positions(count: int, row: int) -> list[float]:
-    """Where the fully visible checkers of `count` stacked checkers lie (diameters along)."""
-    layout = stack_layout(count, row)
-    return sorted(
-        pos
-        for layer, pos in layout
-        if not any(up > layer and abs(p - pos) < 0.9 for up, p in layout)
-    )
-
-
-PATTERNS = [visible_positions(k, ROW) for k in range(MAX_CHECKERS + 1)]
 
 
 @dataclass
@@ -167,26 +153,6 @@ class _Found:
     best_other: float = 0.0
 
 
-def _ring_kernel(radius: float, thickness: float = 0.0) -> FloatImage:
-    """A ring of `radius` pixels (and at radius +- `thickness`), summing to 1."""
-    size = 2 * math.ceil(radius + thickness + 2) + 1
-    kernel = np.zeros((size, size), np.float32)
-    c = size // 2
-    rings = (radius - thickness, radius, radius + thickness) if thickness else (radius,)
-    for rr in rings:
-        n = max(32, round(2 * math.pi * rr))
-        for k in range(n):
-            t = 2 * math.pi * k / n
-            x, y = c + rr * math.cos(t), c + rr * math.sin(t)
-            x0, y0 = math.floor(x), math.floor(y)
-            fx, fy = x - x0, y - y0
-            kernel[y0, x0] += (1 - fx) * (1 - fy) / n
-            kernel[y0, x0 + 1] += fx * (1 - fy) / n
-            kernel[y0 + 1, x0] += (1 - fx) * fy / n
-            kernel[y0 + 1, x0 + 1] += fx * fy / n
-    return np.asarray(kernel / kernel.sum(), dtype=np.float32)
-
-
 class BoardReader:
     """Reads positions from frames of one calibrated camera; the warp maps are built once."""
 
@@ -206,7 +172,7 @@ class BoardReader:
         self.d_mm = geo.point_width_mm * self.s.checker_share
         # The edge map is dilated by a pixel: one ring of the middle size finds every size.
         r = self.d_mm / 2 * s
-        self.kernel = _ring_kernel(r)
+        self.kernel = ring_kernel(r)
         self.places = self._places()
         # Rows as long as the points allow (five at least: the README's layout).
         longest = max(ROW, min(MAX_ROW, math.floor(geo.height_mm / 2 / self.d_mm + 0.05)))

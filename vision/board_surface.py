@@ -87,7 +87,7 @@ def unexplained_areas(
         for i in mine:
             dist = _nearest(px[i], ref)
             odd = free[i] & enough & (dist > tolerance)
-            out[strips[i].name] = float(odd.sum()) * cell
+            out[strips[int(i)].name] = float(odd.sum()) * cell
     return out
 
 
