@@ -162,10 +162,14 @@ def run_noisy(job: tuple[int, int, int]) -> dict[str, Any]:
     for k in range(1, 2 * referee.fix_after):  # the board stays on the table after the game
         events.extend(referee.feed(replace(last, frame=last.frame + k)))
         if events[-1:] and events[-1]["type"] == "needs_fix" and match.phase == Phase.MOVE:
-            # The players answer a request for a hand fix with the play made.
             kinds = [e["type"] for e in events]
             done = kinds.count("play") + kinds.count("illegal_play") - kinds.count("reject")
             if done < len(moves):
+                # The players answer a request for a hand fix: the board as it was before
+                # the move where the referee believes otherwise, then the move made.
+                if match.position != film.before[done]:
+                    fix = {"type": "correction", "position": film.before[done].to_json()}
+                    events.extend(referee.act(fix))
                 move = {key: v for key, v in moves[done].items() if key != "player"}
                 events.extend(referee.act(move))
     told = [e for e in events if e["type"] not in ("correction", "needs_fix")]

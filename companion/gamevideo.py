@@ -47,6 +47,7 @@ class GameFilm:
     shots: list[Shot] = field(default_factory=list)
     truth: list[dict[str, Any]] = field(default_factory=list)
     base: Scene | None = None
+    before: list[Position] = field(default_factory=list)  # the board before each move
 
 
 def video_scene(rng: random.Random, image_size: tuple[int, int] = (1920, 1080)) -> Scene:
@@ -221,6 +222,7 @@ def film_game(
             done = match.apply({"type": "roll", "dice": roll})
             truth([{"type": "roll", "player": mover, "dice": done[0]["dice"]}])
         position = match.position
+        film.before.append(position)
         assert match.dice is not None
         plays = position.legal_plays(match.dice)
         play = plays[rng.randrange(len(plays))]
@@ -317,7 +319,7 @@ def save_truth(film: GameFilm, path: str | Path) -> None:
     Path(path).write_text("".join(json.dumps(e) + "\n" for e in film.truth))
 
 
-@dataclass(frozen=True)
+@dataclass
 class SeenDie:
     """A die as a reader reports it (what the referee needs: `referee.DieSeen`)."""
 
@@ -393,7 +395,9 @@ def film_observations(
                 value = rng.choice([v for v in range(1, 7) if v != d.value])
             section = "right" if d.x_mm > half else "left"
             dice.append(SeenDie(value, d.state != "cocked", section, d.state == "on_checker"))
-        board = _noisy_board(Position(scene.white, scene.black), noise, rng)
+        empty = Position((15,) + (0,) * 25, (15,) + (0,) * 25)
+        white, black = scene.white or empty.white, scene.black or empty.black
+        board = _noisy_board(Position(white, black), noise, rng)
         for _ in range(shot.frames):
             yield Observation(frame, frame / FPS, False, tuple(dice), board)
             frame += 1
