@@ -20,6 +20,7 @@ can use it too (ARCHITECTURE.md: dependencies point down).
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 import zlib
@@ -223,7 +224,14 @@ def load_image(path: str | Path, grey: bool = False) -> NDArray[np.uint8]:
     """The image file at `path`, checked before and after decoding (see the module's
     docstring); ImageFileError naming the file and the problem in one line."""
     try:
-        size = os.stat(path).st_size
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise ImageFileError(
+                f"{path}: a folder, not an image file"
+                if stat.S_ISDIR(info.st_mode)
+                else f"{path}: not a regular file"
+            )
+        size = info.st_size
         if size > MAX_FILE_BYTES:
             raise ImageFileError(
                 f"{path}: {size / 2**20:.0f} MB is too large for an image file "

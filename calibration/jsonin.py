@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
+from pathlib import Path
 from typing import Any
 
+MAX_TEXT_BYTES = 16 * 2**20  # a calibration, lens, labels or .mat file is kilobytes
 MAX_DEPTH = 32  # no document of ours nests more than a few levels
 MAX_NUMBER_CHARS = 40  # a float written in full ("-1.2345678901234567e-300") is 24
 
@@ -56,6 +60,19 @@ def _depth(doc: Any) -> int:
                 break
             stack.extend((v, level) for v in value)
     return deepest
+
+
+def read_text(path: str | Path, max_bytes: int = MAX_TEXT_BYTES) -> str:
+    """The UTF-8 text of a regular file of at most `max_bytes`; OSError otherwise (a
+    device such as /dev/zero or a named pipe would be read for ever), UnicodeDecodeError
+    for text that is not UTF-8 (a leading byte-order mark is dropped)."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise OSError("not a regular file")
+    with open(path, "rb") as f:
+        data = f.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise OSError(f"larger than {max_bytes // 2**20} MB")
+    return data.decode("utf-8-sig")
 
 
 def loads(text: str | bytes) -> Any:

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.imageio import ImageFileError, load_image
-from calibration.jsonin import BadJSON, loads
+from calibration.jsonin import BadJSON, loads, read_text
 from calibration.schema import CalibrationError, Camera, check_camera, check_image_size
 
 LENS_FORMAT = "bgcompanion-lens"
@@ -105,7 +105,7 @@ def calibrate_lens(
 
 def load_lens(path: str | Path) -> tuple[Camera, tuple[int, int]]:
     try:
-        doc = loads(Path(path).read_text(encoding="utf-8"))
+        doc = loads(read_text(path))
     except (OSError, UnicodeDecodeError, BadJSON) as e:
         raise CalibrationError(f"{path}: cannot read a lens file ({e})") from None
     if not isinstance(doc, dict) or doc.get("format") != LENS_FORMAT:

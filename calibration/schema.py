@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration.imageio import MAX_PIXELS, MAX_SIDE
-from calibration.jsonin import BadJSON, loads
+from calibration.jsonin import BadJSON, loads, read_text
 
 FORMAT = "bgcompanion-calibration"
 VERSION = 1
@@ -178,7 +178,7 @@ def from_json(doc: Any) -> Calibration:
 def load(path: str | Path) -> Calibration:
     """Reads and checks a calibration file."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path)
     except (OSError, UnicodeDecodeError) as e:
         raise CalibrationError(f"{path}: cannot read ({e.__class__.__name__}: {e})") from None
     try:

@@ -183,6 +183,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def one_line(message: str) -> str:
+    """`message` with control characters written as escapes: a message that quotes the
+    user's input (a newline in an argument) stays one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
@@ -193,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args, sys.stdin, sys.stdout)
         return code
     except (UsageError, RulesError, CalibrationError, ImageFileError, BadJSON) as e:
-        print(f"bgcompanion: error: {e}", file=sys.stderr)
+        print(f"bgcompanion: error: {one_line(str(e))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0

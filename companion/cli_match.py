@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from calibration.jsonin import read_text
 from companion.cli import whole_number
 from companion.rules import gnubg_id, xgid
 from companion.rules.mat import MatError, UnfinishedMatch, export_mat, import_mat
@@ -240,7 +241,7 @@ def _run(args: argparse.Namespace, stdout: TextIO) -> int:
             )
         if c == "import":
             try:
-                text = Path(args.file).read_text(encoding="utf-8-sig")
+                text = read_text(args.file)
             except (OSError, UnicodeDecodeError) as e:
                 raise StoreError(f"{args.file}: cannot read ({e})") from None
             try:

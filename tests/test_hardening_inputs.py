@@ -316,3 +316,29 @@ def test_numbers_on_the_command_line_are_bounded(
     monkeypatch.chdir(tmp_path)
     refused_in_one_line(bgcompanion(*args), *words)
     assert not Path("out").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["read-dice", "/dev/zero"],
+        ["read-dice", "IMAGE", "--calibration", "/dev/zero"],
+        ["read-dice", "IMAGE", "--config", "/dev/zero"],
+        ["match", "--db", "DB", "import", "/dev/zero"],
+    ],
+)
+def test_a_device_given_as_a_file_is_not_read_for_ever(tmp_path: Path, args: list[str]) -> None:
+    image = tmp_path / "dice.png"
+    cv2.imwrite(str(image), np.full((120, 160, 3), 90, np.uint8))
+    named = [
+        str(image) if a == "IMAGE" else str(tmp_path / "m.db") if a == "DB" else a for a in args
+    ]
+    refused_in_one_line(bgcompanion(*named), "/dev/zero", "not a regular file")
+
+
+def test_a_newline_in_an_argument_stays_inside_the_one_line(tmp_path: Path) -> None:
+    """argparse quotes the unknown argument: a newline in it made the message two lines."""
+    result = bgcompanion("match", "--db", str(tmp_path / "m.db"), "roll", "", "\n")
+    refused_in_one_line(result, "unrecognized arguments: \\n")
+    result = bgcompanion("legal-moves", "--position", "a\r\nb", "--dice", "31")
+    refused_in_one_line(result, "'a\\r\\nb'")

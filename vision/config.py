@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from calibration.jsonin import read_text
 from vision.errors import ConfigError
 
 DEFAULT_PATH = Path(__file__).with_name("dice.toml")
@@ -21,10 +22,9 @@ Config = dict[str, dict[str, float]]
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read ({e.strerror})") from None
+        return tomllib.loads(read_text(path))
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot read ({getattr(e, 'strerror', None) or e})") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML ({e})") from None
     except RecursionError:  # tomllib recurses once per level of nesting
