@@ -178,7 +178,7 @@ def run_noisy(job: tuple[int, int, int]) -> dict[str, Any]:
         {key: e[key] for key in ("winner", "points", "result")}
         for e in told
         if e["type"] == "game_over"
-    ]
+    ][:1]  # the game's result (the film may go on past an end the referee saw early)
     truth_end = [
         {key: e[key] for key in ("winner", "points", "result")}
         for e in film.truth

@@ -123,6 +123,9 @@ class _Settled:
     raw_dice: Sequence[DieSeen] = field(default_factory=tuple)
 
 
+_NO_LOOK = _Settled((), None)  # a play taken on a look already looked at
+
+
 def _dice_key(dice: Sequence[DieSeen]) -> tuple[tuple[Any, ...], ...]:
     return tuple(sorted((str(d.section), d.value or 0, d.flat, d.on_checker) for d in dice))
 
@@ -463,6 +466,10 @@ class Referee:
             clear = fit.margin >= x.margin_min
             if clear and mean <= x.close_max:
                 return self._play(plays[fit.index], fit, s, match)
+            if mean > x.close_max and reading is not None:
+                mended = self._mended_play(reading, match, plays[fit.index])
+                if mended:
+                    return mended
             observed = reading.position if reading is not None else None
             if (
                 mean > x.close_max
@@ -473,7 +480,10 @@ class Referee:
                 and not self._lasting(reading, plays[fit.index].result)
             ):
                 return self._call_illegal(observed, mover, plays[fit.index])
-            if forced or (clear and mean <= x.accept_max):
+            # A noisy reading that one play still explains clearly better than any other
+            # (a lone legal play has no other to beat: it waits for a closer look).
+            noisy_but_clear = clear and mean <= x.accept_max and len(plays) > 1
+            if forced or noisy_but_clear:
                 return self._play(plays[fit.index], fit, s, match)
         elif forced:
             # Nothing seen to go by: the game goes on with a play to be checked, and the
@@ -513,6 +523,40 @@ class Referee:
         if after.phase == Phase.ROLL:
             events += self._look(s, after)
         return events
+
+    def _mended_play(self, reading: Reading, match: Match, best: Play) -> list[Event]:
+        """The play read from the position believed once mended where the board differed
+        from it at the last look and still differs, the same way, after the best play
+        from it: the referee's mistake shown twice. Taken (the correction, then the
+        play) when a legal play from there explains the reading clearly."""
+        now = reading.residual(best.result)
+        same = {key: d for key, (d, _, _) in self._drift.items() if now.get(key) == d}
+        if not same:
+            return []
+        believed = match.position
+        white, black = list(believed.white), list(believed.black)
+        for (color, i), d in same.items():
+            (white if color == "white" else black)[i] += d
+        for side in (white, black):
+            side[0] = 15 - sum(side[1:])
+        try:
+            mended = Position(tuple(white), tuple(black), believed.turn)
+        except ValueError:
+            return []
+        if not plausible_correction(believed, mended) or match.dice is None:
+            return []
+        plays = list(mended.legal_plays(match.dice))
+        costs = sorted((reading.cost(p.result), i) for i, p in enumerate(plays))
+        cost, first = costs[0]
+        margin = costs[1][0] - cost if len(costs) > 1 else float("inf")
+        x = self.explain
+        if cost > x.close_max or margin < x.margin_min:
+            return []
+        events = self._correct(mended)
+        if not events:
+            return []
+        self._looks = 1
+        return events + self._play(plays[first], Fit(first, cost, margin), _NO_LOOK, self.match())
 
     def _lasting(self, reading: Reading, result: Position) -> bool:
         """Whether the reading differs from `result` where the board already differed from
