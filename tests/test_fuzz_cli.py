@@ -321,3 +321,37 @@ def test_image_bytes(frame: Path, data: bytes) -> None:
     image = frame.parent / "fuzz.img"
     image.write_bytes(data)
     keeps_the_contract(bgcompanion("read-dice", str(image), "--json"))
+
+
+@st.composite
+def batch_lines(draw: st.DrawFn) -> str:
+    if draw(st.booleans()):
+        return draw(st.one_of(st.text(max_size=40), st.just("[" * 3000)))
+    request: dict[str, Any] = {
+        "image": draw(st.one_of(st.sampled_from(["FRAME", "", "/dev/zero", "."]), json_values()))
+    }
+    for key, values in (
+        ("calibration", st.sampled_from(["CAL", None, "FRAME", 3])),
+        ("roller", st.sampled_from(["white", "black", "opening", None, "x", 1])),
+        ("background", st.sampled_from(["FRAME", None, "", [1]])),
+    ):
+        if draw(st.booleans()):
+            request[key] = draw(values)
+    return json.dumps(request)
+
+
+@SLOW
+@given(
+    st.lists(batch_lines(), min_size=1, max_size=3), st.sampled_from(["read-dice", "read-board"])
+)
+def test_batch_lines(frame: Path, lines: list[str], command: str) -> None:
+    """A batch answers every line, in order, with a result or {"error": ...}, and goes on."""
+    cal = frame.parent / "batch.cal.json"
+    doc = {"format": "bgcompanion-calibration", "version": 1, "image_size": list(SIZE)}
+    cal.write_text(json.dumps({**doc, "board": BOARD}))
+    text = "\n".join(lines).replace("FRAME", str(frame)).replace("CAL", str(cal)) + "\n"
+    result = bgcompanion(command, "--batch", stdin=text)
+    keeps_the_contract(result)
+    answers = result.stdout.splitlines()
+    assert result.code == 0 and len(answers) == sum(1 for x in text.split("\n") if x.strip())
+    assert all(isinstance(json.loads(answer), dict) for answer in answers)
