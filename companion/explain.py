@@ -168,8 +168,8 @@ def best(reading: Reading, candidates: Sequence[Position]) -> Fit | None:
 def plausible_play(before: Position, after: Position, mover: Color) -> bool:
     """Whether `after` could be what `mover` left by moving checkers once, legally or not.
 
-    The mover moves at most four checkers forwards (borne off ones stay off, none come
-    back from the board to the bar); the opponent's checkers only go to the bar, one
+    The mover moves at most five checkers forwards (four played and one nudged; borne
+    off ones stay off, none come back from the board to the bar); the opponent's checkers only go to the bar, one
     from each point hit. A reading outside this (14 checkers off for both sides in the
     opening) is a misread board, never an illegal play.
     """
@@ -193,7 +193,9 @@ def plausible_play(before: Position, after: Position, mover: Color) -> bool:
         return False  # more off, with checkers still outside home: a checker missed
     moved = sum(max(0, mine[i] - theirs[i]) for i in range(1, 26))
     gone = before.pip_count(mover) - after.pip_count(mover)
-    return 0 < moved <= 4 and 0 < gone <= 4 * 6 + 6
+    # A play moves at most four checkers; an illegal one may touch one more (a checker
+    # nudged on a point beside those played).
+    return 0 < moved <= 5 and 0 < gone <= 4 * 6 + 6
 
 
 def plausible_correction(before: Position, after: Position) -> bool:
