@@ -21,9 +21,10 @@ def film(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def strip(events: list[dict[str, object]]) -> list[dict[str, object]]:
-    """Events without their time: every roll, reroll (with its reasons) and play."""
-    keep = ("frame", "t")
-    return [{k: v for k, v in e.items() if k not in keep} for e in events]
+    """Events without their time (and a play's fit): every roll, reroll (with its
+    reasons) and play."""
+    drop = ("frame", "t", "fit")
+    return [{k: v for k, v in e.items() if k not in drop} for e in events]
 
 
 REASONS = {"cocked", "wrong_section", "on_checker", "off_board", "dice_count", "tie", "early"}
@@ -56,6 +57,8 @@ def test_the_referee_finds_every_event_of_the_video(film: Path, tmp_path: Path) 
     events = [json.loads(line) for line in out.stdout.splitlines()]
     truth = [json.loads(line) for line in (film / "truth.jsonl").read_text().splitlines()]
     assert strip(events) == strip(truth)
+    fits = [e["fit"] for e in events if e["type"] == "play"]
+    assert fits and all(f["margin"] is None or f["margin"] >= 1.0 for f in fits)
     assert all(set(e["reasons"]) <= REASONS for e in events if e["type"] == "reroll")
     frames = [e["frame"] for e in events]
     assert frames == sorted(frames) and all(e["t"] >= 0 for e in events)
