@@ -170,7 +170,8 @@ def image_size(data: bytes) -> tuple[int, int]:
 
 def _decode(data: bytes, flags: int) -> tuple[NDArray[Any] | None, str]:
     """cv2.imdecode with file descriptor 2 sent to a temporary file: the decoded image (or
-    None) and what libpng/libjpeg wrote there."""
+    None) and what libpng/libjpeg wrote there. File descriptor 2 is the process's: this
+    is for commands that decode while no other thread writes to stderr."""
     import cv2
     import numpy as np
 
