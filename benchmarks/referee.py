@@ -52,6 +52,7 @@ from calibration.geometry import BoardGeometry
 from companion.follow import Follower, follow, video_frames
 from companion.gamevideo import Noise, film_game, film_observations, write_video
 from companion.referee import Referee
+from companion.rules.errors import RulesError
 from companion.rules.mat import export_mat
 from companion.rules.match import Match, MatchRules, Phase
 from vision.render import render
@@ -167,11 +168,19 @@ def run_noisy(job: tuple[int, int, int]) -> dict[str, Any]:
             if done < len(moves):
                 # The players answer a request for a hand fix: the board as it was before
                 # the move where the referee believes otherwise, then the move made.
+                fix: dict[str, Any] = {}
                 if match.position != film.before[done]:
-                    fix = {"type": "correction", "position": film.before[done].to_json()}
-                    events.extend(referee.act(fix))
+                    fix["position"] = film.before[done].to_json()
+                if match.dice is not None and sorted(match.dice) != sorted(film.rolls[done]):
+                    fix["dice"] = list(film.rolls[done])
                 move = {key: v for key, v in moves[done].items() if key != "player"}
-                events.extend(referee.act(move))
+                try:
+                    if fix:
+                        events.extend(referee.act({"type": "correction", **fix}))
+                    events.extend(referee.act(move))
+                except RulesError:
+                    pass  # the referee lost count of the moves: the game is counted lost
+
     told = [e for e in events if e["type"] not in ("correction", "needs_fix")]
     wrong = differences(told, film.truth)
     end = [

@@ -169,9 +169,10 @@ def plausible_play(before: Position, after: Position, mover: Color) -> bool:
     """Whether `after` could be what `mover` left by moving checkers once, legally or not.
 
     The mover moves at most five checkers forwards (four played and one nudged; borne
-    off ones stay off, none come back from the board to the bar); the opponent's checkers only go to the bar, one
-    from each point hit. A reading outside this (14 checkers off for both sides in the
-    opening) is a misread board, never an illegal play.
+    off ones stay off, none come back from the board to the bar); the opponent's
+    checkers only go to the bar, one from each point hit. A reading outside this (14
+    checkers off for both sides in the opening) is a misread board, never an illegal
+    play.
     """
     if after.status():
         return False

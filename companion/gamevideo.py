@@ -48,6 +48,7 @@ class GameFilm:
     truth: list[dict[str, Any]] = field(default_factory=list)
     base: Scene | None = None
     before: list[Position] = field(default_factory=list)  # the board before each move
+    rolls: list[tuple[int, int]] = field(default_factory=list)  # ... and the dice it plays
 
 
 def video_scene(rng: random.Random, image_size: tuple[int, int] = (1920, 1080)) -> Scene:
@@ -224,6 +225,7 @@ def film_game(
         position = match.position
         film.before.append(position)
         assert match.dice is not None
+        film.rolls.append(match.dice)
         plays = position.legal_plays(match.dice)
         play = plays[rng.randrange(len(plays))]
         result = play.result

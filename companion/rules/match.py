@@ -491,26 +491,38 @@ class Match:
         self._new_game()
 
     def _do_correction(self, a: Action, trusted: bool, events: list[Action]) -> Action:
-        """Sets the board (and, while the dice are out, nothing else) by hand.
+        """Sets the board and, while the dice are out, the dice, by hand.
 
-        For a board the camera misread or players who moved a checker by mistake.
-        The side on roll stays the same.
+        For a board the camera misread or players who moved a checker by mistake, and
+        for a roll misread (the dice as they really fell; not the opening roll's, which
+        decided who plays first). The side on roll stays the same.
         """
-        if "position" not in a:
+        dice = None
+        if "dice" in a:
+            if self.phase != Phase.MOVE or self.opening_dice:
+                raise MatchError("the dice can be corrected only while a roll is to be played")
+            dice = check_dice(a["dice"])
+        if "position" not in a and dice is None:
             raise MatchError("a correction needs the position as it should be")
-        position = Position.from_json(a["position"], self.on_roll)
+        position = (
+            Position.from_json(a["position"], self.on_roll) if "position" in a else self.position
+        )
         problems = position.status()
         if problems:
             raise MatchError(f"the corrected position is impossible: {problems[0]}")
         if position.winner() is not None:
             raise MatchError("a correction cannot end the game; play the last checkers off")
         self.position = position
-        return {
+        done: Action = {
             "type": "correction",
             "player": self.on_roll,
             "position": position.to_json(),
             "note": str(a.get("note", "")),
         }
+        if dice is not None:
+            self.dice = dice
+            done["dice"] = list(dice)
+        return done
 
     def summary(self) -> dict[str, Any]:
         """The state as plain data (for `show --json` and the web page)."""

@@ -303,6 +303,21 @@ def test_a_correction_sets_the_board() -> None:
         )
 
 
+def test_a_correction_sets_the_dice_of_a_roll_misread_but_never_the_opening_roll() -> None:
+    match = Match(MatchRules(length=5))
+    play_out(match, opening(3, 1))
+    with pytest.raises(MatchError, match="only while a roll is to be played"):
+        match.apply({"type": "correction", "dice": [4, 1]})  # the opening roll's dice
+    play_out(match, {"type": "play", "play": "8/5 6/5"}, {"type": "roll", "dice": [5, 5]})
+    done = match.apply({"type": "correction", "dice": [5, 2], "note": "a 2 read as a 5"})
+    assert done[0]["dice"] == [5, 2] and match.dice == (5, 2)
+    assert match.position.black == Position.start().black  # the board stays as it was
+    play_out(match, {"type": "play", "play": "13/8 13/11"})
+    assert match.game.slots[-1][1].startswith("52:")  # the .mat gets the dice as they fell
+    with pytest.raises(MatchError, match="only while a roll is to be played"):
+        match.apply({"type": "correction", "dice": [6, 6]})  # white has not rolled yet
+
+
 @pytest.mark.parametrize(
     ("action", "message"),
     [
