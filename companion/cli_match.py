@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from calibration.jsonin import read_text
-from companion.cli import whole_number
+from companion.cli import UsageError, _position_arg, parse_dice, whole_number
 from companion.rules import gnubg_id, xgid
 from companion.rules.mat import MatError, UnfinishedMatch, export_mat, import_mat
 from companion.rules.match import Action, Match, MatchRules, match_info
@@ -35,7 +35,8 @@ REROLL_REASONS = (
 
 COMMANDS = (
     "new, opening W B, roll 53, play TEXT, reroll [REASON...], double, take, drop, beaver, "
-    "resign 1|2|3, accept, reject, undo, show, export --mat FILE, import FILE"
+    "resign 1|2|3, accept, reject, correction [--position ID] [--dice 52], undo, show, "
+    "export --mat FILE, import FILE"
 )
 
 
@@ -99,6 +100,17 @@ def add_parser(sub: Any) -> None:
         ("show", "the board, cube, score and what is allowed now"),
     ):
         cmds.add_parser(name, help=text)
+    correct = cmds.add_parser(
+        "correction",
+        help="set the board as it is (a board misread, a checker moved by mistake) and, "
+        "while a roll is to be played, the dice as they fell",
+    )
+    correct.add_argument(
+        "--position",
+        help="the board: an XGID, a GNUbg ID or a Position ID (from the side on roll's seat)",
+    )
+    correct.add_argument("--dice", help="the dice as they fell, e.g. 52")
+    correct.add_argument("--note", default="by hand", help="why (kept in the record)")
     resign = cmds.add_parser("resign", help="offer to resign: 1 single, 2 gammon, 3 backgammon")
     resign.add_argument("level", type=whole_number, choices=[1, 2, 3])
     resign.add_argument(
@@ -121,8 +133,6 @@ def _action(args: argparse.Namespace) -> Action:
     if c == "opening":
         return {"type": "opening", "white": args.white, "black": args.black}
     if c == "roll":
-        from companion.cli import parse_dice
-
         return {"type": "roll", "dice": list(parse_dice(args.dice, "dice"))}
     if c == "play":
         return {"type": "play", "play": args.text}
@@ -172,6 +182,9 @@ def _describe(event: Action) -> str:
                 f"the opening roll is void ({', '.join(event['reasons'])}): both roll one die again"
             )
         return f"{who} must roll again ({', '.join(event['reasons'])})"
+    if t == "correction":
+        dice = f", dice {event['dice'][0]}{event['dice'][1]}" if "dice" in event else ""
+        return f"board corrected{dice} ({event.get('note') or 'by hand'})"
     what = str(event.get("what", "")).replace("_", " ")
     return str(t).replace("_", " ") + (f": {what}" if what else "")
 
@@ -275,8 +288,22 @@ def _run(args: argparse.Namespace, stdout: TextIO) -> int:
             except OSError as e:
                 raise StoreError(f"{args.mat}: cannot write ({e})") from None
             return _report(args, stdout, store, match_id, [{"type": "exported", "file": args.mat}])
-        events = store.apply(match_id, _action(args))
+        action = _correction(args, store.load(match_id)) if c == "correction" else _action(args)
+        events = store.apply(match_id, action)
         return _report(args, stdout, store, match_id, events)
+
+
+def _correction(args: argparse.Namespace, match: Match) -> Action:
+    """`correction`: the board (read from the seat of the side on roll) and/or the dice."""
+    if args.position is None and args.dice is None:
+        raise UsageError("correction: give --position, --dice or both")
+    action: Action = {"type": "correction", "note": args.note[:200]}
+    if args.position is not None:
+        position, _ = _position_arg(args.position, str(match.on_roll))
+        action["position"] = position.to_json()
+    if args.dice is not None:
+        action["dice"] = list(parse_dice(args.dice, "--dice"))
+    return action
 
 
 def _report(

@@ -168,3 +168,23 @@ def test_a_void_opening_roll(tmp_path: Path) -> None:
         db, "reroll", "cocked"
     )
     assert state(db)["phase"] == "opening"
+
+
+def test_a_correction_by_hand_sets_the_board_and_the_dice_of_a_roll_misread(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "club.db"
+    ok(db, "new", "--length", "3")
+    ok(db, "opening", "3", "1")
+    ok(db, "play", "8/5 6/5")
+    ok(db, "roll", "55")  # the camera read a 5 for the 2 that fell
+    assert "dice 52" in ok(db, "correction", "--dice", "52", "--note", "a 2 read as a 5")
+    assert state(db)["dice"] == [5, 2]
+    ok(db, "play", "13/8 13/11")
+    # The board as it is, from the side on roll's seat (white, after black's play): the
+    # starting position again, say a checker knocked over and the players agree.
+    ok(db, "roll", "31")
+    assert "board corrected" in ok(db, "correction", "--position", "4HPwATDgc/ABMA")
+    assert state(db)["position"]["white"][6] == 5  # the start: five on white's 6 point
+    refused = bg(db, "correction")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
