@@ -1,8 +1,8 @@
 """Where checkers lie along a point, and the ring a checker's rim makes in the board view.
 
 Checkers lie in a row from the point's edge; past a row's worth they are stacked on
-top, each across two below it (the convention the renderer and the README describe).
-Each count then leaves its own pattern of fully visible checkers.
+top, each across two below it (the convention `calibration.layout` holds, shared with
+the renderer). Each count then leaves its own pattern of fully visible checkers.
 """
 
 from __future__ import annotations
@@ -12,20 +12,22 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from calibration.layout import ROW, stack_layout
+
 FloatImage = NDArray[np.float32]
 
-ROW = 5  # checkers in a row along a point before the next ones are stacked on top
 MAX_CHECKERS = 15
 MAX_ROW = 7  # the longest row along a point looked for
 
-
-def stack_layout(count: int, row: int) -> list[tuple[int, float]]:
-    """(layer, position along the point in checker diameters) of each of `count` checkers.
-
-    A row of `row` from the edge (centres 0.5, 1.5, ...), then each layer on top of the
-    one below, every checker across two below it.
-    """
-    return [(k // row, 0.5 + k % row + 0.5 * (k // row)) for k in range(count)]
+__all__ = [
+    "MAX_CHECKERS",
+    "MAX_ROW",
+    "PATTERNS",
+    "ROW",
+    "ring_kernel",
+    "stack_layout",
+    "visible_positions",
+]
 
 
 def visible_positions(count: int, row: int) -> list[float]:
