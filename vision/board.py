@@ -33,6 +33,7 @@ points'. Borne-off checkers are not looked for in the trays: each side's off cou
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass, field, replace
@@ -67,7 +68,13 @@ FloatImage = NDArray[np.float32]
 class BoardSettings:
     px_per_mm: float = 1.5
     margin_mm: float = 8.0  # of frame kept round the playing surface
-    checker_share: float = 0.94  # checker diameter / point width
+    checker_share: float = 0.94  # checker diameter / point width, before a board shows its own
+    # A board's own checker size, measured on the first frame with `size_evidence`
+    # neighbours in rows, replaces the above where it differs by more than
+    # `size_change_min` (within that the rings and the fit read both alike).
+    size_evidence: int = 6
+    size_change_min: float = 0.04
+    checker_share_min: float = 0.7
     radius_scales: tuple[float, ...] = (0.92, 1.0, 1.06)  # checker sizes tried, of the above
     edge_min: float = 48.0  # Sobel magnitude (about 4x grey levels per pixel) of an edge
     candidate_min: float = 0.35  # ring share on any edges where a checker may be
@@ -149,6 +156,7 @@ class _Found:
     place: _Place
     circles: list[tuple[float, float, float]] = field(default_factory=list)  # x, y mm, score
     colours: list[tuple[float, ...]] = field(default_factory=list)  # `checker_colour` of each
+    diameters: list[float] = field(default_factory=list)  # mm, the best fitting ring's
     along_d: list[float] = field(default_factory=list)  # from the origin, in diameters
     best_other: float = 0.0
 
@@ -169,18 +177,50 @@ class BoardReader:
         raw = geo.mm_to_px(np.stack([xs.ravel(), ys.ravel()], axis=1))
         self.map_x = raw[:, 0].reshape(h, w).astype(np.float32)
         self.map_y = raw[:, 1].reshape(h, w).astype(np.float32)
-        self.d_mm = geo.point_width_mm * self.s.checker_share
-        # The edge map is dilated by a pixel: one ring of the middle size finds every size.
-        r = self.d_mm / 2 * s
-        self.kernel = ring_kernel(r)
         self.places = self._places()
+        self.last_radii: NDArray[np.float64] = np.zeros(0)
+        self._use_share(self.s.checker_share)
+        # Checkers' size is this board's: settled on the first frame that shows enough.
+        self.size_settled = False
+
+    def _use_share(self, share: float, pitch: float | None = None) -> None:
+        """Read checkers `share` of a point's width across, lying `pitch` of it apart in a
+        row (their size, unless measured)."""
+        self.d_mm = self.geo.point_width_mm * share
+        self.pitch_mm = self.geo.point_width_mm * (pitch or share)
+        # The edge map is dilated by a pixel: one ring of the middle size finds every size.
+        self.kernel = ring_kernel(self.d_mm / 2 * self.s.px_per_mm)
         # Rows as long as the points allow (five at least: the README's layout).
-        longest = max(ROW, min(MAX_ROW, math.floor(geo.height_mm / 2 / self.d_mm + 0.05)))
+        half = self.geo.height_mm / 2
+        longest = max(ROW, min(MAX_ROW, math.floor(half / self.pitch_mm + 0.05)))
         self.patterns = [
             (k, visible_positions(k, row))
             for row in range(ROW, longest + 1)
             for k in range(MAX_CHECKERS + 1)
         ]
+
+    def _settle_size(
+        self, edges: FloatImage, gx: FloatImage, gy: FloatImage, smooth: Image, lab: Image
+    ) -> None:
+        """The checkers' size on this board, from the spacing of neighbours in a row: the
+        median step between circles found one after the other along a point (touching
+        checkers lie a diameter apart; a checker on top lies half one from those below).
+        Adopted where it differs clearly from the size assumed; kept once a frame shows
+        `size_evidence` neighbours."""
+        cmap = self.circle_map(edges)
+        steps = []
+        for place in self.places:
+            along = self._circles(place, cmap, gx, gy, smooth, lab).along_d
+            steps += [b - a for a, b in itertools.pairwise(along) if 0.6 < b - a < 1.25]
+        if len(steps) < self.s.size_evidence:
+            return
+        self.size_settled = True
+        pitch = self.pitch_mm * float(np.median(steps)) / self.geo.point_width_mm
+        pitch = max(self.s.checker_share_min, min(1.0, pitch))
+        if abs(pitch - self.s.checker_share) > self.s.size_change_min:
+            # Checkers as far apart as that are no larger than it: a smaller ring for
+            # smaller ones; larger steps are gaps, or a calibration's height a little off.
+            self._use_share(min(self.s.checker_share, pitch), pitch)
 
     def _places(self) -> list[_Place]:
         geo, out = self.geo, []
@@ -316,6 +356,7 @@ class BoardReader:
             best = flat.argmax(axis=1)
             scores = flat[np.arange(len(centres)), best]
             refined = trial[np.arange(len(centres)), best // len(radii)]
+            self.last_radii = radii[best % len(radii)]  # px, each centre's best fit
         # Inside the rim a checker is one colour all round; the streaks of a wooden point, or
         # the triangle and the cloth beside it, are not.
         uniform = np.zeros(len(centres))
@@ -449,7 +490,7 @@ class BoardReader:
         for k in np.argsort(-scores):
             x, y = (refined[k] + 0.5) / s - self.m
             along = abs(float(y) - place.origin_mm)
-            if any(abs(along - a) < 0.7 * self.d_mm for a in taken):
+            if any(abs(along - a) < 0.7 * min(self.d_mm, self.pitch_mm) for a in taken):
                 continue  # the same checker, found again a little further on
             if scores[k] < self.s.circle_min:
                 found.best_other = max(found.best_other, float(scores[k]))
@@ -458,20 +499,24 @@ class BoardReader:
             patch = lab[max(0, cy - inner) : cy + inner + 1, max(0, cx - inner) : cx + inner + 1]
             taken.append(along)
             found.circles.append((float(x), float(y), float(scores[k])))
+            found.diameters.append(2 * float(self.last_radii[k]) / s)
             found.colours.append(checker_colour(patch))
         order = np.argsort(taken)
         found.circles = [found.circles[i] for i in order]
         found.colours = [found.colours[i] for i in order]
-        found.along_d = [taken[i] / self.d_mm for i in order]
+        found.diameters = [found.diameters[i] for i in order]
+        found.along_d = [taken[i] / self.pitch_mm for i in order]
         return found
 
     def read(self, image: Image) -> BoardReading:
         t0 = time.perf_counter()
         view = self.rectify(image)
         gx, gy, edges = self.edges(view)
-        cmap = self.circle_map(edges)
         smooth = np.asarray(cv2.GaussianBlur(view, (0, 0), 1.0), np.uint8)
         lab = np.asarray(cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB), np.uint8)
+        if not self.size_settled:
+            self._settle_size(edges, gx, gy, smooth, lab)
+        cmap = self.circle_map(edges)
         found = [self._circles(place, cmap, gx, gy, smooth, lab) for place in self.places]
         found = self._bar_together(found)
         colours = np.array([c for f in found for c in f.colours], np.float64).reshape(-1, 6)
@@ -542,7 +587,7 @@ class BoardReader:
             f = by_name.get(p.place)
             if f is None:
                 continue
-            covered = (max(f.along_d) + 0.6) * self.d_mm if p.count and f.along_d else 0.0
+            covered = (max(f.along_d) + 0.6) * self.pitch_mm if p.count and f.along_d else 0.0
             pl = f.place
             strips.append(
                 Strip(
