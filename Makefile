@@ -24,7 +24,7 @@ lint: install
 	$(BIN)/ruff format --check .
 
 typecheck: install
-	$(BIN)/mypy --strict companion calibration
+	$(BIN)/mypy --strict companion calibration sim
 
 pytest: install
 	$(BIN)/pytest -q

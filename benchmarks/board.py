@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/board.py [--boards 300] [--seed 2026] [--workers 2]
 
 Each board is a random style, pose (any rotation, tilt up to 15 degrees), lens, light,
-noise and JPEG at 1920x1080 (`vision.render.random_scene`). Four in five positions come
+noise and JPEG at 1920x1080 (`sim.random_scene`). Four in five positions come
 from random legal games (`companion.rules.sample.random_positions`: openings to
 bear-offs, hits, checkers on the bar); one in five is a stress position with stacks of
 6-12 checkers on a point (second and third layers) and up to four on the bar. The
@@ -36,8 +36,8 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 from calibration.geometry import BoardGeometry
 from companion.rules.position import Position
 from companion.rules.sample import random_positions
+from sim import Scene, random_scene, render
 from vision.board import BoardReader
-from vision.render import Scene, random_scene, render
 
 
 def stress_position(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:

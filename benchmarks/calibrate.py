@@ -34,7 +34,7 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 from calibration.detect import BoardNotFound, find_board
 from calibration.orient import orient
 from calibration.refine import polish
-from vision.render import Scene, random_scene, render
+from sim import Scene, random_scene, render
 
 
 def measure(job: tuple[int, Scene, int]) -> dict[str, float]:

@@ -37,11 +37,11 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 
 from calibration.geometry import BoardGeometry
 from calibration.schema import load
+from sim import write_roll_set
 from vision.changes import DiceWatch
 from vision.config import Config, load_config
 from vision.evaluate import evaluate
 from vision.motion import MotionGate
-from vision.render import write_roll_set
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/referee.py [--games 5] [--seed 100] [--workers 2]
 
-Each game is a whole random game (`companion.gamevideo.film_game`) filmed at 1920x1080,
+Each game is a whole random game (`sim.films.film_game`) filmed at 1920x1080,
 30 fps, Motion JPEG: opening roll (ties rolled again), about one roll in seven first
 thrown cocked or into the wrong section, hits, bar entries, the bear-off; the first game
 has an illegal play at its 5th turn. The video is written and read back frame by frame
@@ -19,7 +19,7 @@ Targets (issue 6): every play and roll right; the .mat imported; >= 30 fps.
     .venv/bin/python benchmarks/referee.py --noise [--games 40] [--seed 100]
 
 Under reading noise (issue 32): the same kind of games, told to the referee as readers
-making mistakes on purpose would (`companion.gamevideo.film_observations`, no video):
+making mistakes on purpose would (`companion.film_readings.film_observations`, no video):
 each still scene's board read with a share of its places a checker off (with full
 confidence: the worst kind of mistake) and half that share of places unread, and
 separately with dice misread. Printed per noise rate: events right (corrections and
@@ -49,13 +49,13 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)
 
 from calibration.geometry import BoardGeometry
+from companion.film_readings import Noise, film_observations
 from companion.follow import Follower, follow, video_frames
-from companion.gamevideo import Noise, film_game, film_observations, write_video
 from companion.referee import Referee
 from companion.rules.errors import RulesError
 from companion.rules.mat import export_mat
 from companion.rules.match import Match, MatchRules, Phase
-from vision.render import render
+from sim import film_game, render, write_video
 
 LENGTH = 7
 

@@ -107,8 +107,7 @@ def cmd_referee(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 def cmd_film_game(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from companion.cli import UsageError
-    from companion.gamevideo import film_game, save_truth, write_video
-    from vision.render import render
+    from sim import film_game, render, save_truth, write_video
 
     size = re.fullmatch(r"([0-9]{1,5})x([0-9]{1,5})", args.size.lower())
     if not size:

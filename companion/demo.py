@@ -2,8 +2,8 @@
 
 The recording (`companion/data/demo.json`, shipped with the package) names the board
 and camera and, for each game, the seed of its random legal play, its broken rolls
-and its illegal play; `companion.gamevideo` turns that into shots and
-`vision.render` into frames, rendered a few shots ahead in a thread of their own and
+and its illegal play; `sim.films` turns that into shots and
+`sim.render` into frames, rendered a few shots ahead in a thread of their own and
 played at the film's 30 frames a second. Its calibration
 (`companion/data/demo.cal.json`) is the one the renderer says is true.
 
@@ -33,8 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.schema import Calibration, load
-from companion.gamevideo import FPS, GameFilm, _hand, film_game, shot_images, video_scene
-from vision.render import Scene
+from sim import FPS, GameFilm, Scene, draw_hand, film_game, shot_images, video_scene
 
 if TYPE_CHECKING:
     from companion.live import Session
@@ -193,7 +192,7 @@ class FilmPlayer:
                     cue = self.cue()
                 if self.stop.is_set() or cue.game_key != start_key:
                     break
-                frame = _hand(image, rng) if hand else image
+                frame = draw_hand(image, rng) if hand else image
                 next_at = self._wait(next_at, period)
                 now = time.monotonic()
                 if was_hand and not hand:

@@ -1,4 +1,4 @@
-"""Training scenes for the dice networks (`vision/dicenet.py`), rendered by `vision.render`.
+"""Training scenes for the dice networks (`vision/dicenet.py`), rendered by `sim`.
 
     python3 scripts/dicenet_data.py OUT --scenes 6000 --seed 100000 [--jobs 2] [--shards 12]
 
@@ -33,9 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from calibration.geometry import BoardGeometry  # noqa: E402
-from vision import render  # noqa: E402
-from vision.dicenet import STATES, around, board_frame, warp  # noqa: E402
-from vision.render import (  # noqa: E402
+from sim import (  # noqa: E402
     CHECKER_SHARE,
     DICE_STYLES,
     STYLES,
@@ -46,7 +44,10 @@ from vision.render import (  # noqa: E402
     Style,
     checker_layout,
     random_scene,
+    render,
+    scene_calibration,
 )
+from vision.dicenet import STATES, around, board_frame, warp  # noqa: E402
 
 DETECT_SCALE = 1.0
 DETECT_MARGIN = 60.0
@@ -144,7 +145,7 @@ def training_scene(rng: random.Random) -> Scene:
 def _dice(rng: random.Random, scene: Scene) -> tuple[Die, ...]:
     iw, ih = scene.image_size
     geo = BoardGeometry(
-        render._scene_calibration(scene, ((0, 0), (iw - 1, 0), (iw - 1, ih - 1), (0, ih - 1)))
+        scene_calibration(scene, ((0, 0), (iw - 1, 0), (iw - 1, ih - 1), (0, ih - 1)))
     )
     d = geo.point_width_mm * CHECKER_SHARE
     checkers = [tuple(c["center_mm"]) for c in checker_layout(scene, geo)]
@@ -200,7 +201,7 @@ def scene_data(seed: int) -> dict[str, object]:
     """One scene's detector view, its dice there, and the reader's squares."""
     rng = random.Random(seed)
     scene = training_scene(rng)
-    r = render.render(scene)
+    r = render(scene)
     assert r.calibration is not None
     geo = BoardGeometry(r.calibration)
     view = board_frame(geo, DETECT_SCALE, DETECT_MARGIN)

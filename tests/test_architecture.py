@@ -36,7 +36,6 @@ def test_rules_import_only_the_standard_library() -> None:
     "module",
     [
         "vision",
-        "vision.render",
         "vision.overlay",
         "vision.board",
         "vision.motion",
@@ -55,6 +54,38 @@ def test_vision_and_calibration_never_import_companion_flask_or_serial(module: s
     modules = loaded_modules(module)
     for forbidden in ("companion", "flask", "serial"):
         assert not any(m == forbidden or m.startswith(forbidden + ".") for m in modules)
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "vision",
+        "vision.board",
+        "vision.dice",
+        "vision.dicenet",
+        "vision.evaluate",
+        "vision.overlay",
+        "vision.motion",
+        "calibration",
+        "calibration.layout",
+    ],
+)
+def test_vision_and_calibration_never_import_the_renderer(module: str) -> None:
+    """The readers are measured against `sim`'s scenes: they must not share its code."""
+    assert not any(m == "sim" or m.startswith("sim.") for m in loaded_modules(module))
+
+
+@pytest.mark.parametrize("module", ["sim", "sim.scene", "sim.renderer", "sim.rolls", "sim.films"])
+def test_the_renderer_never_imports_the_readers(module: str) -> None:
+    """`sim` draws what `vision` reads: it stands on calibration and the rules alone, so a
+    reader's assumption cannot leak into the labels it is tested against."""
+    modules = loaded_modules(module)
+    for forbidden in ("vision", "flask", "serial", "onnxruntime"):
+        assert not any(m == forbidden or m.startswith(forbidden + ".") for m in modules), forbidden
+    beyond_rules = {
+        m for m in modules if m.startswith("companion.") and not m.startswith("companion.rules")
+    }
+    assert beyond_rules == set()
 
 
 @pytest.mark.parametrize(

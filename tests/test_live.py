@@ -12,10 +12,9 @@ import numpy as np
 
 from companion.demo import Cue, FilmPlayer, Recording, demo_calibration
 from companion.follow import Glimpse
-from companion.gamevideo import film_game
 from companion.live import Session
 from companion.rules.match import MatchRules
-from vision.render import render
+from sim import film_game, render
 
 
 def test_the_shipped_calibration_is_the_recordings_truth() -> None:

@@ -10,16 +10,18 @@ from pathlib import Path
 import pytest
 
 from companion.explain import ExplainSettings, plausible_correction, plausible_play, weigh
-from companion.gamevideo import Noise, film_game, film_observations
+from companion.film_readings import Noise, film_observations
 from companion.live import Session
 from companion.referee import BoardSeen, Observation, Referee
 from companion.rules.match import Match, MatchRules, Phase
+from companion.rules.notation import parse_play
 from companion.rules.position import BLACK, WHITE, Position
+from sim import film_game
 from tests.test_referee import D, Table
 
 START = Position.start()
 # White's opening 31 made the usual way: 8/5 6/5.
-AFTER_31 = START.parse_play((3, 1), "8/5 6/5").result
+AFTER_31 = parse_play(START, (3, 1), "8/5 6/5").result
 
 
 def board(position: Position, **changes: tuple[int, int, float]) -> BoardSeen:
@@ -224,7 +226,7 @@ def test_the_page_asks_for_a_glance_at_a_thin_play_and_a_correction(tmp_path: Pa
     stored = [e.payload for e in session.store.events(session.match_id) if e.type == "play"]
     assert stored[-1]["fit"]["check"] is True  # the match log keeps how sure the play was
     # A play read clearly takes the request back.
-    after = session.match().position.parse_play((6, 5), "24/18 13/8").result
+    after = parse_play(session.match().position, (6, 5), "24/18 13/8").result
     t.hand()
     t.look([D(6, "left"), D(5, "left")], board(after))
     t.hand()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.gamevideo import film_game
+from sim import film_game
 from tests.test_cli import run
 
 

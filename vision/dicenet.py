@@ -9,7 +9,7 @@ looks closer (a square `[net] read_px` wide at `[net] read_px_per_mm`, warped fr
 camera image): whether a die's centre lies there, its value, whether it lies flat,
 is cocked or stands on a checker, and how far its centre is from the square's.
 
-Both networks were trained on scenes of `vision.render` (`scripts/dicenet_data.py`
+Both networks were trained on scenes of `sim`'s renderer (`scripts/dicenet_data.py`
 renders them, `scripts/train_dicenet.py` trains the networks and writes
 `vision/models/*.onnx`), on boards and dice of more colours and sizes and under more
 lights than the renderer's own rolls use. ONNX Runtime runs them, on one thread.

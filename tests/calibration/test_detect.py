@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from calibration.detect import BoardNotFound, find_board
-from vision.render import START, STYLES, CameraPose, Look, Scene, random_scene, render
+from sim import START, STYLES, CameraPose, Look, Scene, random_scene, render
 
 
 def corner_error(found: np.ndarray, truth: np.ndarray) -> float:

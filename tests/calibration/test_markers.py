@@ -11,8 +11,8 @@ import pytest
 from calibration.geometry import BoardGeometry
 from calibration.markers import MARKER_MM, find_marker_corners, marker_image, marker_sheet
 from calibration.schema import CalibrationError, load
+from sim import START, STYLES, CameraPose, Look, Scene, render
 from tests.calibration.test_tools import bg
-from vision.render import START, STYLES, CameraPose, Look, Scene, render
 
 MARGIN_MM = 4.0  # white paper left round each cut-out marker
 

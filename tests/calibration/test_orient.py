@@ -9,7 +9,7 @@ import numpy as np
 
 from calibration.orient import orient
 from companion.rules.sample import random_positions
-from vision.render import random_scene, render
+from sim import random_scene, render
 
 
 def test_right_for_every_rendered_starting_position_whatever_the_corner_order() -> None:

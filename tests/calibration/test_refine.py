@@ -7,7 +7,7 @@ import random
 import numpy as np
 
 from calibration.refine import polish
-from vision.render import random_scene, render
+from sim import random_scene, render
 
 
 def test_corners_within_half_a_percent_from_a_start_a_percent_off() -> None:
@@ -28,7 +28,7 @@ def test_corners_within_half_a_percent_from_a_start_a_percent_off() -> None:
 
 
 def test_a_plain_straight_board_is_found_to_a_fraction_of_a_pixel() -> None:
-    from vision.render import START, CameraPose, Scene
+    from sim import START, CameraPose, Scene
 
     r = render(Scene(white=START, black=START, pose=CameraPose(), image_size=(1280, 720)))
     assert r.raw_corners is not None

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from calibration.schema import load
-from vision.render import START, CameraPose, Scene, _distortion_maps, render
+from sim import START, CameraPose, Scene, render
+from sim.renderer import _distortion_maps
 
 K = np.array([[1000.0, 0, 640], [0, 1000.0, 360], [0, 0, 1]])
 DIST = np.array([-0.22, 0.08, 0.0, 0.0, 0.0])

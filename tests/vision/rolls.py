@@ -8,8 +8,8 @@ from functools import cache
 
 import pytest
 
+from sim import ROLL_KINDS, Scene, random_roll_scene
 from vision.config import Config, load_config
-from vision.render import ROLL_KINDS, Scene, random_roll_scene
 
 
 @cache

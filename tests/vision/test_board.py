@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
+from companion.rules.notation import parse_play
 from companion.rules.position import Position
 from companion.rules.sample import random_positions
+from sim import START, STYLES, Scene, random_scene, render
 from tests.test_cli import run
 from vision.board import PATTERNS, BoardReader, stack_layout, visible_positions
 from vision.errors import ImageError
-from vision.render import START, STYLES, Scene, random_scene, render
 
 
 def read(scene: Scene) -> tuple[list[int], list[int], float]:
@@ -85,7 +86,7 @@ def test_stacks_past_a_row_are_counted(count: int) -> None:
 
 def test_a_changed_point_is_seen() -> None:
     before = Position.start()
-    after = before.parse_play((3, 1), "8/5 6/5").result
+    after = parse_play(before, (3, 1), "8/5 6/5").result
     base = random_scene(random.Random(8))
     w0, _, _ = read(replace(base, white=tuple(before.white), black=tuple(before.black)))
     w1, _, _ = read(replace(base, white=tuple(after.white), black=tuple(after.black)))
@@ -218,7 +219,7 @@ def test_a_lone_checker_through_heavy_jpeg_is_counted() -> None:
     quality 60, with a calibration about 0.2% off. Black's lone checker on white's 8-point
     makes a rim just under the old threshold (0.79 of it on edges facing its centre)."""
     from calibration.geometry import BoardGeometry as Geo
-    from vision.render import CameraPose, Look
+    from sim import CameraPose, Look
 
     style = next(s for s in STYLES if s.name == "green-wood")
     scene = Scene(

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
+from sim import START, STYLES, Scene, Style, random_scene, render
 from vision.board import BoardReader
 from vision.board_colours import split_colours
-from vision.render import START, STYLES, Scene, Style, random_scene, render
 
 # Lab (L* 0-100, a*, b*) of checker tops seen on real boards.
 PAIRS = {

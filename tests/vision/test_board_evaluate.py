@@ -8,10 +8,10 @@ from pathlib import Path
 import cv2
 import pytest
 
+from sim import START, Scene, render
 from tests.conftest import SHARED
 from tests.test_cli import run
 from vision.evaluate import evaluate_board
-from vision.render import START, Scene, render
 
 REAL = SHARED / "data" / "board_real_dev"
 

@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.render
+import sim.renderer
 from calibration.geometry import BoardGeometry
+from sim import START, STYLES, Die, Scene, random_scene, render
 from vision.board import BoardReader, BoardReading
-from vision.render import START, STYLES, Die, Scene, random_scene, render
 
 
 def _read_stack(
@@ -20,7 +20,7 @@ def _read_stack(
 ) -> tuple[list[int], BoardReading]:
     """White's 6-point holding `count` checkers laid in rows of six (then on top), on a
     board whose points are long enough for six."""
-    monkeypatch.setattr(vision.render, "ROW", 6)
+    monkeypatch.setattr(sim.renderer, "ROW", 6)
     white = [0] * 26
     white[6], white[8], white[0] = count, 15 - count - 2, 2
     scene = replace(random_scene(random.Random(seed)), white=tuple(white), black=START)

@@ -15,12 +15,11 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
-from companion.gamevideo import GameFilm, film_game
+from sim import START, Die, GameFilm, Rendered, Scene, film_game, render
 from tests.vision.rolls import PIPS, READERS, benchmark_roll
 from vision.changes import Background, DiceWatch, changed_config
 from vision.config import Config
 from vision.dice import read_dice, verdict
-from vision.render import START, Die, Rendered, Scene, render
 
 # The pip reader's video path (the networks' is tested in test_dicenet.py); the tests of what
 # either reader must do take both (READERS).
@@ -213,7 +212,7 @@ def test_checkers_restacked_beside_two_dice_or_after_the_pick_up_add_no_die(cfg:
 def rolls(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The dice benchmark's first three rendered rolls (seed 2026), each with the board as
     it was before the throw."""
-    from vision.render import write_roll_set
+    from sim import write_roll_set
 
     folder = tmp_path_factory.mktemp("rolls")
     write_roll_set(folder, 3, seed=2026, backgrounds=True)

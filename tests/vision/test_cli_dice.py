@@ -7,8 +7,8 @@ from pathlib import Path
 
 import cv2
 
+from sim import START, Die, Look, Scene, render
 from tests.test_cli import run
-from vision.render import START, Die, Look, Scene, render
 
 
 def write_roll(tmp_path: Path) -> tuple[Path, Path]:
@@ -71,7 +71,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_evaluate_dice_writes_metrics_confusion_and_config(tmp_path: Path) -> None:
-    from vision.render import write_roll_set
+    from sim import write_roll_set
 
     write_roll_set(tmp_path / "set", 3, seed=5, image_size=(1280, 720))
     result = run("evaluate-dice", str(tmp_path / "set"), "-o", str(tmp_path / "rep"))
@@ -88,7 +88,7 @@ def test_evaluate_dice_writes_metrics_confusion_and_config(tmp_path: Path) -> No
 
 
 def test_evaluate_dice_reads_a_set_with_backgrounds_as_a_video(tmp_path: Path) -> None:
-    from vision.render import write_roll_set
+    from sim import write_roll_set
 
     write_roll_set(tmp_path / "set", 2, seed=5, image_size=(1280, 720), backgrounds=True)
     labels = (tmp_path / "set" / "labels.jsonl").read_text()
@@ -108,7 +108,7 @@ def test_evaluate_dice_reads_a_set_with_backgrounds_as_a_video(tmp_path: Path) -
 def test_a_frame_is_read_with_the_board_before_the_throw(
     tmp_path: Path,
 ) -> None:
-    from companion.gamevideo import film_game
+    from sim import film_game
 
     # A still of the referee benchmark's first game: a cocked 2 whose pips lie by its short
     # top's edge and its shadow, beside a flat 6, thrown by black. (The pip reader missed

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from calibration.geometry import BoardGeometry
+from sim import START, STYLES, Die, Look, Scene, render
 from tests.conftest import SHARED
 from tests.vision.rolls import NET, PIPS, READERS
 from vision.config import Config, load_config
 from vision.dice import REASONS, DieReading, Face, Pip, group_dice, read_dice, verdict
 from vision.errors import ConfigError
 from vision.evaluate import evaluate
-from vision.render import START, STYLES, Die, Look, Scene, render
 
 REAL = SHARED / "data" / "dice_real_dev"
 CFG = NET

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
+from sim import DICE_STYLES, START, Die, Look, Scene, checker_layout, render
 from tests.vision.rolls import NET, PIPS, READERS, benchmark_roll
 from vision.config import Config
 from vision.dice import _PATCH, Pip, column_boxes, pattern_aspect, read_dice, read_face
-from vision.render import DICE_STYLES, START, Die, Look, Scene, checker_layout, render
 
 CFG = PIPS  # the pip reader's parts; what either reader must do takes both (READERS)
 # A plain board lit evenly, and the same seen as a camera at a table sees it.
@@ -119,7 +119,7 @@ def test_a_cocked_die_of_each_value_is_called_cocked(style: str, cfg: Config) ->
 def film_shot(seed: int, shot: int, roller: str, cfg: Config):  # type: ignore[no-untyped-def]
     """A still of a referee benchmark game (`benchmarks/referee.py`), read as a camera's
     Motion JPEG stream delivers it."""
-    from companion.gamevideo import film_game
+    from sim import film_game
 
     scene = film_game(seed, (1920, 1080), length=7, illegal_at=5 if seed == 100 else None)
     r = render(scene.shots[shot].scene)
@@ -270,7 +270,7 @@ def face(
 ) -> np.ndarray:
     """A rectified face: pips at a quarter-and-a-bit of the side (`spread` of it from the
     middle), blurred like a camera."""
-    from vision.render import _PIPS
+    from sim.renderer import _PIPS
 
     patch = np.full((_PATCH, _PATCH), 220.0 if dark else 60.0, np.float32)
     c = _PATCH / 2
@@ -357,7 +357,7 @@ def test_the_die_size_does_not_matter_within_real_dice(cfg: Config) -> None:
 
 @READERS
 def test_a_turned_board_is_read_the_same(cfg: Config) -> None:
-    from vision.render import CameraPose
+    from sim import CameraPose
 
     dice = (Die(6, *RIGHT[0], 20), Die(1, *RIGHT[1], 35))
     pose = replace(CameraPose(), yaw_deg=90.0, fill=0.9)

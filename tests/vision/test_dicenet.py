@@ -13,13 +13,7 @@ import pytest
 
 import vision.dicenet
 from calibration.geometry import BoardGeometry
-from tests.vision.rolls import benchmark_roll
-from vision.changes import DiceWatch
-from vision.config import load_config
-from vision.dice import read_dice
-from vision.dicenet import around, board_frame, warp
-from vision.errors import VisionError
-from vision.render import (
+from sim import (
     DICE_STYLES,
     ROLL_KINDS,
     START,
@@ -30,6 +24,12 @@ from vision.render import (
     random_roll_scene,
     render,
 )
+from tests.vision.rolls import benchmark_roll
+from vision.changes import DiceWatch
+from vision.config import load_config
+from vision.dice import read_dice
+from vision.dicenet import around, board_frame, warp
+from vision.errors import VisionError
 
 CFG = load_config()
 

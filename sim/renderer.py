@@ -1,26 +1,23 @@
 """A seeded renderer of board scenes with exact labels, for tests, benchmarks and the demo.
 
-A scene is a board of some style (frame, surface, triangle, checker and dice
-colours, textures), checkers placed from the contract's position arrays, dice
-placed at board positions (flat, cocked, or standing on a checker), seen by a
-camera with any rotation, a tilt of up to 15 degrees, lens distortion, uneven
-light, noise and JPEG compression. The labels say exactly where everything is:
-the playing surface's corners in the raw image, the camera model, each checker
-and each die.
+A scene (`sim.scene`) is a board of some style (frame, surface, triangle, checker and
+dice colours, textures), checkers placed from the contract's position arrays, dice
+placed at board positions (flat, cocked, or standing on a checker), seen by a camera
+with any rotation, a tilt of up to 15 degrees, lens distortion, uneven light, noise and
+JPEG compression. The labels say exactly where everything is: the playing surface's
+corners in the raw image, the camera model, each checker and each die.
 
 The board is drawn top-down in millimetres (2 px/mm) and projected through the
 plane's homography; heights (checkers, dice) are drawn in the top-down view, so
 a die's top face is not lifted by parallax. That is enough for calibration and
-checker counting; dice tests that need true 3-D appearance can extend it.
+checker counting; dice tests that need true 3-D appearance can extend it. Checkers
+are stacked as `calibration.layout` says, the convention the reader expects too.
 """
 
 from __future__ import annotations
 
-import json
 import math
-import random
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import cv2
@@ -28,107 +25,23 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry, dense_maps
+from calibration.layout import ROW, stack_layout
 from calibration.schema import Calibration, Camera
-from vision.board import ROW, stack_layout
-
-Image = NDArray[np.uint8]
-BGR = tuple[int, int, int]
-PX_PER_MM = 2.0
-_BAND = 64  # rows of a frame worked on at once where each pixel is worked on alone
-
-
-@dataclass(frozen=True)
-class Style:
-    name: str
-    frame: BGR
-    surface: BGR
-    triangles: tuple[BGR, BGR]
-    light: BGR  # white's checkers
-    dark: BGR  # black's checkers
-    bar: BGR | None = None  # None: same as the frame
-    texture: str = "felt"  # felt, wood, smooth
-    table: BGR = (60, 70, 80)
-
-
-STYLES = (
-    Style(
-        "classic",
-        (30, 60, 110),
-        (90, 140, 70),
-        ((40, 40, 170), (215, 225, 230)),
-        (225, 235, 240),
-        (40, 35, 30),
-    ),
-    Style(
-        "tournament",
-        (25, 25, 25),
-        (60, 110, 40),
-        ((35, 35, 150), (200, 200, 200)),
-        (230, 230, 230),
-        (30, 30, 160),
-        texture="felt",
-    ),
-    Style(
-        "cork",
-        (20, 45, 80),
-        (120, 170, 200),
-        ((30, 30, 30), (235, 245, 250)),
-        (235, 240, 245),
-        (20, 20, 110),
-        texture="smooth",
-    ),
-    Style(
-        "blue",
-        (70, 50, 30),
-        (140, 90, 40),
-        ((40, 130, 220), (230, 230, 220)),
-        (220, 230, 235),
-        (35, 30, 30),
-        bar=(50, 35, 25),
-    ),
-    Style(
-        "leather",
-        (15, 30, 55),
-        (35, 75, 120),
-        ((30, 30, 120), (170, 200, 215)),
-        (210, 225, 235),
-        (25, 25, 25),
-        texture="wood",
-    ),
-    Style(
-        "green-wood",
-        (40, 80, 120),
-        (50, 90, 40),
-        ((230, 230, 230), (30, 30, 30)),
-        (200, 220, 230),
-        (20, 20, 90),
-        texture="wood",
-    ),
-    Style(
-        "grey",
-        (90, 90, 90),
-        (150, 150, 145),
-        ((60, 60, 60), (240, 240, 240)),
-        (245, 245, 245),
-        (40, 40, 140),
-        texture="smooth",
-    ),
-    Style(
-        "burgundy",
-        (25, 25, 70),
-        (170, 190, 200),
-        ((40, 40, 120), (60, 100, 60)),
-        (235, 240, 240),
-        (30, 30, 30),
-    ),
+from sim.scene import (
+    BGR,
+    CHECKER_SHARE,
+    DICE_STYLES,
+    CameraPose,
+    Die,
+    Look,
+    Scene,
+    scene_calibration,
 )
 
-DICE_STYLES = {
-    "white": ((235, 235, 235), (20, 20, 20)),
-    "red": ((40, 40, 190), (240, 240, 240)),
-    "black": ((25, 25, 25), (240, 240, 240)),
-    "translucent": ((120, 140, 230), (250, 250, 250)),
-}
+Image = NDArray[np.uint8]
+PX_PER_MM = 2.0
+_BAND = 64  # rows of a frame worked on at once where each pixel is worked on alone
+BAR_ROW = 4  # checkers on the bar, in a row from the centre towards the owner
 
 _PIPS = {
     1: [(0, 0)],
@@ -140,102 +53,12 @@ _PIPS = {
 }
 
 
-@dataclass(frozen=True)
-class Die:
-    """A die at board position (x_mm, y_mm): its value, turn, and how it lies."""
-
-    value: int
-    x_mm: float
-    y_mm: float
-    angle_deg: float = 0.0
-    state: str = "flat"  # flat, cocked, on_checker
-    style: str = "white"
-    size_mm: float = 16.0
-
-
-@dataclass(frozen=True)
-class CameraPose:
-    yaw_deg: float = 0.0  # rotation of the board in the image
-    tilt_deg: float = 0.0  # 0 = straight down
-    tilt_axis_deg: float = 0.0
-    distance_mm: float = 1300.0
-    fill: float = 0.8  # the board's share of the image's limiting size
-    shift: tuple[float, float] = (0.0, 0.0)  # of the board centre, in image fractions
-    k1: float = 0.0  # radial distortion (negative = barrel)
-    k2: float = 0.0
-
-
-@dataclass(frozen=True)
-class Look:
-    light_gradient: float = 0.0  # 0 = even, 0.4 = strong
-    vignette: float = 0.0
-    noise: float = 0.0  # grey levels (sigma)
-    blur: float = 0.0  # Gaussian sigma in pixels
-    jpeg: int | None = None  # quality
-
-
-@dataclass(frozen=True)
-class Scene:
-    style: Style = STYLES[0]
-    width_mm: float = 530.0
-    height_mm: float = 440.0
-    bar_width_mm: float = 50.0
-    frame_mm: float = 35.0
-    white_home: str = "right"
-    white: tuple[int, ...] | None = None  # contract arrays; None = an empty board
-    black: tuple[int, ...] | None = None
-    dice: tuple[Die, ...] = ()
-    pose: CameraPose = CameraPose()
-    look: Look = Look()
-    image_size: tuple[int, int] = (1280, 720)
-    seed: int = 0
-
-
 @dataclass
 class Rendered:
     image: Image
     labels: dict[str, Any] = field(default_factory=dict)
     calibration: Calibration | None = None  # the truth (corners undistorted when a lens is set)
     raw_corners: NDArray[np.float64] | None = None  # the surface corners in the raw image
-
-
-START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
-
-
-def random_scene(
-    rng: random.Random, start_position: bool = True, image_size: tuple[int, int] = (1920, 1080)
-) -> Scene:
-    """A scene of random style, pose and look, within what a table set-up produces."""
-    w = rng.uniform(480, 560)
-    return Scene(
-        style=rng.choice(STYLES),
-        width_mm=w,
-        height_mm=w * rng.uniform(0.78, 0.88),
-        bar_width_mm=rng.uniform(35, 60),
-        frame_mm=rng.uniform(22, 45),
-        white_home=rng.choice(["right", "left"]),
-        white=START if start_position else None,
-        black=START if start_position else None,
-        pose=CameraPose(
-            yaw_deg=rng.uniform(-180, 180),
-            tilt_deg=rng.uniform(0, 15),
-            tilt_axis_deg=rng.uniform(0, 360),
-            distance_mm=rng.uniform(900, 1600),
-            fill=rng.uniform(0.62, 0.9),
-            shift=(rng.uniform(-0.04, 0.04), rng.uniform(-0.04, 0.04)),
-            k1=rng.uniform(-0.12, 0.02),
-            k2=rng.uniform(-0.02, 0.04),
-        ),
-        look=Look(
-            light_gradient=rng.uniform(0, 0.35),
-            vignette=rng.uniform(0, 0.3),
-            noise=rng.uniform(1, 7),
-            blur=rng.uniform(0, 1.2),
-            jpeg=rng.choice([None, 95, 85, 70, 60]),
-        ),
-        image_size=image_size,
-        seed=rng.randrange(1 << 30),
-    )
 
 
 # --- drawing the board top-down ------------------------------------------------------
@@ -297,16 +120,12 @@ def _draw_checker(canvas: Image, x: float, y: float, d: float, color: BGR, layer
     cv2.circle(canvas, (cx, cy), r, _shade(color, 0.3), 2, cv2.LINE_AA)
 
 
-CHECKER_SHARE = 0.94  # a checker's diameter, in point widths
-BAR_ROW = 4  # on the bar, from the centre towards the owner
-
-
 def checker_layout(scene: Scene, geo: BoardGeometry) -> list[dict[str, Any]]:
     """Where each checker of the scene's position lies, as players place them by hand.
 
     Rows along the point from the edge, touching or with small gaps, a little off the
     point's axis; past a row's worth stacked on top, each across two below it
-    (`vision.board.stack_layout`); on the bar, each side's checkers in a row from the
+    (`calibration.layout.stack_layout`); on the bar, each side's checkers in a row from the
     centre towards the owner. Seeded by the scene.
     """
     rng = np.random.default_rng([scene.seed, 7])
@@ -518,7 +337,7 @@ def render(scene: Scene) -> Rendered:
         ]
     )
     und_corners = cv2.perspectiveTransform(surface_mm.reshape(-1, 1, 2), h_board).reshape(-1, 2)
-    geo_cal = _scene_calibration(scene, _quad(und_corners))
+    geo_cal = scene_calibration(scene, _quad(und_corners))
     geo = BoardGeometry(geo_cal)
     top, items = _top_down(scene, geo, rng)
     # Table background, then the board projected onto it.
@@ -565,23 +384,6 @@ def render(scene: Scene) -> Rendered:
     return Rendered(image, labels, truth, np.asarray(raw_corners, np.float64))
 
 
-def _scene_calibration(
-    scene: Scene,
-    corners: tuple[
-        tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]
-    ],
-) -> Calibration:
-    """A calibration of the scene's board with the surface corners at `corners` (pixels)."""
-    return Calibration(
-        image_size=scene.image_size,
-        corners_px=corners,
-        width_mm=scene.width_mm,
-        height_mm=scene.height_mm,
-        bar_width_mm=scene.bar_width_mm,
-        white_home=scene.white_home,
-    )
-
-
 def _quad(
     c: NDArray[Any],
 ) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]:
@@ -623,141 +425,3 @@ def _light_and_noise(image: Image, look: Look, rng: np.random.Generator) -> Imag
         if decoded is not None:
             result = np.asarray(decoded, np.uint8)
     return np.asarray(result, dtype=np.uint8)
-
-
-# --- rolls: dice thrown onto a board, with the verdict the rules give -------------------
-
-ROLL_KINDS = (
-    "valid",
-    "cocked",
-    "on_checker",
-    "wrong_section",
-    "off_board",
-    "dice_count",
-    "opening",
-)
-
-
-def random_roll_scene(
-    rng: random.Random, kind: str = "valid", image_size: tuple[int, int] = (1920, 1080)
-) -> tuple[Scene, str, list[str]]:
-    """A random board with dice thrown as `kind` says; the roller and the reasons expected.
-
-    `valid` and `opening` rolls stand (reasons []); every other kind breaks exactly one
-    rule (its reason in CONTRACTS.md's vocabulary). Dice keep clear of checkers unless
-    they stand on one, and of each other.
-    """
-    if kind not in ROLL_KINDS:
-        raise ValueError(f"unknown roll kind {kind!r}")
-    base = random_scene(rng, start_position=True, image_size=image_size)
-    # Only board millimetres are needed here: any corners inside the image will do.
-    iw, ih = image_size
-    geo = BoardGeometry(
-        _scene_calibration(base, ((0, 0), (iw - 1, 0), (iw - 1, ih - 1), (0, ih - 1)))
-    )
-    roller = "opening" if kind == "opening" else rng.choice(["white", "black"])
-    style = rng.choice(list(DICE_STYLES))
-    d = geo.point_width_mm * CHECKER_SHARE
-    occupied = [tuple(c["center_mm"]) for c in checker_layout(base, geo)]
-
-    def free_spot(section: str, taken: list[tuple[float, float]]) -> tuple[float, float]:
-        rect = geo.left if section == "left" else geo.right
-        for _ in range(500):
-            x = rng.uniform(rect.x0 + 14, rect.x1 - 14)
-            y = rng.uniform(rect.y0 + 14, rect.y1 - 14)
-            if all(math.hypot(x - cx, y - cy) > d / 2 + 14 for cx, cy in occupied) and all(
-                math.hypot(x - tx, y - ty) > 30 for tx, ty in taken
-            ):
-                return x, y
-        raise RuntimeError("no free spot for a die")  # pragma: no cover
-
-    if roller == "opening":
-        sections = ["right", "left"]
-    else:
-        own = "right" if roller == "white" else "left"
-        sections = [own, own]
-    count = 2
-    if kind == "dice_count":
-        count = rng.choice([1, 3])
-        sections = (sections * 2)[:count]
-    spots: list[tuple[float, float]] = []
-    for section in sections:
-        spots.append(free_spot(section, spots))
-    states = ["flat"] * count
-    if kind == "cocked":
-        states[rng.randrange(count)] = "cocked"
-    elif kind == "on_checker":
-        k = rng.randrange(count)
-        states[k] = "on_checker"
-        own_x = geo.right if sections[k] == "right" else geo.left
-        spots[k] = rng.choice([c for c in occupied if own_x.contains(*c)])
-    elif kind == "wrong_section":
-        k = rng.randrange(count)
-        other = "left" if sections[k] == "right" else "right"
-        spots[k] = free_spot(other, spots[:k] + spots[k + 1 :])
-    elif kind == "off_board":
-        k = rng.randrange(count)
-        side = rng.choice(["top", "bottom"])
-        x = rng.uniform(40, base.width_mm - 40)
-        spots[k] = (x, -base.frame_mm / 2 if side == "top" else base.height_mm + base.frame_mm / 2)
-    size = rng.uniform(14, 18)
-    dice = tuple(
-        Die(
-            rng.randint(1, 6),
-            x,
-            y,
-            angle_deg=rng.uniform(0, 360),
-            state=state,
-            style=style,
-            size_mm=size,
-        )
-        for (x, y), state in zip(spots, states, strict=True)
-    )
-    reasons = [] if kind in ("valid", "opening") else [kind]
-    return replace(base, dice=dice), roller, reasons
-
-
-def write_roll_set(
-    folder: str | Path,
-    count: int,
-    seed: int = 0,
-    image_size: tuple[int, int] = (1920, 1080),
-    backgrounds: bool = False,
-) -> None:
-    """A labelled set of rendered rolls (every kind in turn), in the layout `evaluate` reads;
-    with `backgrounds`, each also as the camera saw it before the dice were thrown (the
-    same scene without dice: `roll_NNNN.board.png`, a "background" in its label)."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(seed)
-    lines = []
-    for n in range(count):
-        kind = ROLL_KINDS[n % len(ROLL_KINDS)]
-        scene, roller, reasons = random_roll_scene(rng, kind, image_size)
-        r = render(scene)
-        assert r.calibration is not None
-        name = f"roll_{n:04d}"
-        cv2.imwrite(str(folder / f"{name}.png"), r.image)
-        r.calibration.save(folder / f"{name}.cal.json")
-        dice = [{"center_px": d["center_px"], "value": d["value"]} for d in r.labels["dice"]]
-        extra = {}
-        if backgrounds:
-            board = render(replace(scene, dice=()))
-            cv2.imwrite(str(folder / f"{name}.board.png"), board.image)
-            extra["background"] = f"{name}.board.png"
-        lines.append(
-            json.dumps(
-                {
-                    **extra,
-                    "path": f"{name}.png",
-                    "calibration": f"{name}.cal.json",
-                    "roller": roller,
-                    "reasons": reasons,
-                    "kind": kind,
-                    "dice": dice,
-                    "style": scene.style.name,
-                    "dice_style": scene.dice[0].style,
-                }
-            )
-        )
-    (folder / "labels.jsonl").write_text("\n".join(lines) + "\n")

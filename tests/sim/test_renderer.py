@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
-from vision.render import (
+from sim import (
     ROLL_KINDS,
     START,
     STYLES,

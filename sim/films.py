@@ -4,10 +4,11 @@ A game is played with random legal plays (and, as asked, broken rolls that must 
 rolled again and one illegal play), then filmed as a list of shots: still scenes
 held for a few frames, and frames with a hand over the board in between (rolling,
 moving checkers, picking the dice up). Each still is rendered once with
-`vision.render` and repeated, so a two-minute game renders in under a minute.
+`sim.renderer` and repeated, so a two-minute game renders in under a minute.
 
 The truth is the list of events in the referee's vocabulary, computed by playing
-the same actions on a `Match`.
+the same actions on a `Match` (the rules are the only part of `companion` used here;
+`companion.film_readings` tells a film to the referee as readers would).
 """
 
 from __future__ import annotations
@@ -24,11 +25,10 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardGeometry
-from calibration.schema import Calibration
-from companion.referee import BoardSeen, Observation
 from companion.rules.match import Match, MatchRules
 from companion.rules.position import Color, Position
-from vision.render import Die, Look, Scene, checker_layout, random_scene, render
+from sim.renderer import checker_layout, render
+from sim.scene import CHECKER_SHARE, Die, Look, Scene, random_scene, scene_calibration
 
 FPS = 30
 STILL = 9  # frames a still scene is held
@@ -67,16 +67,10 @@ def video_scene(rng: random.Random, image_size: tuple[int, int] = (1920, 1080)) 
 
 
 def _geometry(scene: Scene) -> BoardGeometry:
+    """The scene's board in millimetres (the corners: any inside the image will do)."""
     iw, ih = scene.image_size
     return BoardGeometry(
-        Calibration(
-            image_size=scene.image_size,
-            corners_px=((0, 0), (iw - 1, 0), (iw - 1, ih - 1), (0, ih - 1)),
-            width_mm=scene.width_mm,
-            height_mm=scene.height_mm,
-            bar_width_mm=scene.bar_width_mm,
-            white_home=scene.white_home,
-        )
+        scene_calibration(scene, ((0, 0), (iw - 1, 0), (iw - 1, ih - 1), (0, ih - 1)))
     )
 
 
@@ -89,7 +83,7 @@ def _spots(
 ) -> list[tuple[float, float]]:
     """Free places for dice in the given sections, clear of every checker in `scenes`."""
     geo = _geometry(scenes[0])
-    d = geo.point_width_mm * 0.94
+    d = geo.point_width_mm * CHECKER_SHARE
     taken = [tuple(c["center_mm"]) for s in scenes for c in checker_layout(s, geo)]
     out: list[tuple[float, float]] = []
     for section in sections:
@@ -296,7 +290,7 @@ def write_video(film: GameFilm, path: str | Path, fps: int = FPS) -> int:
     try:
         for shot, image in shot_images(film):
             for _k in range(shot.frames):
-                frame = _hand(image, rng) if shot.hand else image
+                frame = draw_hand(image, rng) if shot.hand else image
                 out.write(frame)
                 frames += 1
     finally:
@@ -304,8 +298,9 @@ def write_video(film: GameFilm, path: str | Path, fps: int = FPS) -> int:
     return frames
 
 
-def _hand(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A hand and arm reaching over the board from the near edge, somewhere new each frame."""
+def draw_hand(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A copy of `image` with a hand and arm reaching over the board from the near edge,
+    somewhere new on each call: the motion between a film's stills."""
     frame = image.copy()
     h, w = frame.shape[:2]
     x, y = int(rng.uniform(0.25, 0.75) * w), int(rng.uniform(0.3, 0.7) * h)
@@ -318,88 +313,5 @@ def _hand(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def save_truth(film: GameFilm, path: str | Path) -> None:
+    """The film's true events, one JSON object a line."""
     Path(path).write_text("".join(json.dumps(e) + "\n" for e in film.truth))
-
-
-@dataclass
-class SeenDie:
-    """A die as a reader reports it (what the referee needs: `referee.DieSeen`)."""
-
-    value: int | None
-    flat: bool
-    section: str | None
-    on_checker: bool
-
-
-@dataclass(frozen=True)
-class Noise:
-    """Reading mistakes made on purpose, each drawn afresh for every still scene.
-
-    `counts`: the share of places (24 points and each side's half of the bar) read a
-    checker more or fewer, with full confidence (the worst kind of mistake);
-    `unread`: the share of places not read (low confidence, any count: a hand, a cup);
-    `dice`: the share of dice read with another value.
-    """
-
-    counts: float = 0.0
-    unread: float = 0.0
-    dice: float = 0.0
-
-
-def _noisy_board(position: Position, noise: Noise, rng: random.Random) -> BoardSeen:
-    """The board as a reader with these mistakes would report it (the off counts derived
-    from the checkers seen, as `vision.board` does)."""
-    white, black = list(position.white), list(position.black)
-    places: list[tuple[str, float]] = []
-    for name in [str(p) for p in range(1, 25)] + ["bar-white", "bar-black"]:
-        if name.startswith("bar"):
-            side, i = (white, 25) if name == "bar-white" else (black, 25)
-        elif white[int(name)] or (not black[25 - int(name)] and rng.random() < 0.5):
-            side, i = white, int(name)
-        else:
-            side, i = black, 25 - int(name)
-        confidence = 1.0
-        if rng.random() < noise.unread:
-            side[i], confidence = rng.randint(0, 3), 0.1
-        elif rng.random() < noise.counts:
-            side[i] = side[i] + 1 if side[i] == 0 or rng.random() < 0.5 else side[i] - 1
-        places.append((name, confidence))
-    confidence = min(c for _, c in places)
-    for side in (white, black):
-        on_board = sum(side[1:])
-        if on_board > 15:
-            confidence = 0.0
-        side[0] = max(0, 15 - on_board)
-    return BoardSeen(tuple(white), tuple(black), confidence, tuple(places))
-
-
-def film_observations(
-    film: GameFilm, noise: Noise | None = None, seed: int = 0
-) -> Iterator[Observation]:
-    """The film as the referee would be told it by readers making `noise`'s mistakes,
-    frame by frame (frames with a hand in them are in motion, and not read)."""
-    assert film.base is not None
-    rng = random.Random(seed)
-    noise = noise or Noise()
-    half = film.base.width_mm / 2
-    frame = 0
-    for shot in film.shots:
-        if shot.hand:
-            for _ in range(shot.frames):
-                yield Observation(frame, frame / FPS, moving=True)
-                frame += 1
-            continue
-        scene = shot.scene
-        dice = []
-        for d in scene.dice:
-            value = d.value
-            if rng.random() < noise.dice:
-                value = rng.choice([v for v in range(1, 7) if v != d.value])
-            section = "right" if d.x_mm > half else "left"
-            dice.append(SeenDie(value, d.state != "cocked", section, d.state == "on_checker"))
-        empty = Position((15,) + (0,) * 25, (15,) + (0,) * 25)
-        white, black = scene.white or empty.white, scene.black or empty.black
-        board = _noisy_board(Position(white, black), noise, rng)
-        for _ in range(shot.frames):
-            yield Observation(frame, frame / FPS, False, tuple(dice), board)
-            frame += 1

@@ -1,0 +1,101 @@
+"""A rendered game told to the referee as readers would tell it, mistakes and all.
+
+`film_observations` turns a `sim.films.GameFilm` into the referee's observations frame
+by frame, without rendering a pixel: frames with a hand in them are in motion, and
+each still scene is read with the mistakes a `Noise` asks for. The referee's tests and
+`benchmarks/referee.py` use it to measure how the referee recovers from misreadings.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from companion.referee import BoardSeen, Observation
+from companion.rules.position import Position
+from sim.films import FPS, GameFilm
+
+
+@dataclass
+class SeenDie:
+    """A die as a reader reports it (what the referee needs: `referee.DieSeen`)."""
+
+    value: int | None
+    flat: bool
+    section: str | None
+    on_checker: bool
+
+
+@dataclass(frozen=True)
+class Noise:
+    """Reading mistakes made on purpose, each drawn afresh for every still scene.
+
+    `counts`: the share of places (24 points and each side's half of the bar) read a
+    checker more or fewer, with full confidence (the worst kind of mistake);
+    `unread`: the share of places not read (low confidence, any count: a hand, a cup);
+    `dice`: the share of dice read with another value.
+    """
+
+    counts: float = 0.0
+    unread: float = 0.0
+    dice: float = 0.0
+
+
+def _noisy_board(position: Position, noise: Noise, rng: random.Random) -> BoardSeen:
+    """The board as a reader with these mistakes would report it (the off counts derived
+    from the checkers seen, as `vision.board` does)."""
+    white, black = list(position.white), list(position.black)
+    places: list[tuple[str, float]] = []
+    for name in [str(p) for p in range(1, 25)] + ["bar-white", "bar-black"]:
+        if name.startswith("bar"):
+            side, i = (white, 25) if name == "bar-white" else (black, 25)
+        elif white[int(name)] or (not black[25 - int(name)] and rng.random() < 0.5):
+            side, i = white, int(name)
+        else:
+            side, i = black, 25 - int(name)
+        confidence = 1.0
+        if rng.random() < noise.unread:
+            side[i], confidence = rng.randint(0, 3), 0.1
+        elif rng.random() < noise.counts:
+            side[i] = side[i] + 1 if side[i] == 0 or rng.random() < 0.5 else side[i] - 1
+        places.append((name, confidence))
+    confidence = min(c for _, c in places)
+    for side in (white, black):
+        on_board = sum(side[1:])
+        if on_board > 15:
+            confidence = 0.0
+        side[0] = max(0, 15 - on_board)
+    return BoardSeen(tuple(white), tuple(black), confidence, tuple(places))
+
+
+def film_observations(
+    film: GameFilm, noise: Noise | None = None, seed: int = 0
+) -> Iterator[Observation]:
+    """The film as the referee would be told it by readers making `noise`'s mistakes,
+    frame by frame (frames with a hand in them are in motion, and not read)."""
+    assert film.base is not None
+    rng = random.Random(seed)
+    noise = noise or Noise()
+    half = film.base.width_mm / 2
+    frame = 0
+    for shot in film.shots:
+        if shot.hand:
+            for _ in range(shot.frames):
+                yield Observation(frame, frame / FPS, moving=True)
+                frame += 1
+            continue
+        scene = shot.scene
+        dice = []
+        for d in scene.dice:
+            value = d.value
+            if rng.random() < noise.dice:
+                value = rng.choice([v for v in range(1, 7) if v != d.value])
+            section = "right" if d.x_mm > half else "left"
+            dice.append(SeenDie(value, d.state != "cocked", section, d.state == "on_checker"))
+        empty = Position((15,) + (0,) * 25, (15,) + (0,) * 25)
+        white, black = scene.white or empty.white, scene.black or empty.black
+        board = _noisy_board(Position(white, black), noise, rng)
+        for _ in range(shot.frames):
+            yield Observation(frame, frame / FPS, False, tuple(dice), board)
+            frame += 1

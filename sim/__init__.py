@@ -1,0 +1,67 @@
+"""Scenes and games drawn as a camera would see them: the inverse of `vision`.
+
+The renderer draws a board of some style with checkers, dice, a camera's pose and
+look, and labels exactly what it drew; the films play whole games and film them with
+the events a referee must find. Test data, training data and the demo come from here.
+
+Depends on `calibration` (board geometry, the stacking convention) and on
+`companion.rules` (the games); `vision` never imports it, and it never imports `vision`.
+"""
+
+from __future__ import annotations
+
+from sim.films import (
+    FPS,
+    GameFilm,
+    Shot,
+    draw_hand,
+    film_game,
+    save_truth,
+    shot_images,
+    video_scene,
+    write_video,
+)
+from sim.renderer import Rendered, checker_layout, render
+from sim.rolls import ROLL_KINDS, random_roll_scene, write_roll_set
+from sim.scene import (
+    CHECKER_SHARE,
+    DICE_STYLES,
+    START,
+    STYLES,
+    CameraPose,
+    Die,
+    Look,
+    Scene,
+    Style,
+    random_scene,
+    scene_calibration,
+)
+
+__all__ = [
+    "CHECKER_SHARE",
+    "DICE_STYLES",
+    "FPS",
+    "ROLL_KINDS",
+    "START",
+    "STYLES",
+    "CameraPose",
+    "Die",
+    "GameFilm",
+    "Look",
+    "Rendered",
+    "Scene",
+    "Shot",
+    "Style",
+    "checker_layout",
+    "draw_hand",
+    "film_game",
+    "random_roll_scene",
+    "random_scene",
+    "render",
+    "save_truth",
+    "scene_calibration",
+    "shot_images",
+    "video_scene",
+    "write_roll_set",
+    "write_video",
+]

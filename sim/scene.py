@@ -1,0 +1,219 @@
+"""What a rendered scene is made of: board styles, dice, the camera's pose, the look.
+
+Plain frozen values (no pixels): a test or a benchmark describes a scene with them,
+`sim.renderer.render` draws it. `random_scene` draws one within what a table set-up
+produces; `scene_calibration` is the calibration of a scene's board at given corners.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from calibration.schema import Calibration
+
+BGR = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Style:
+    name: str
+    frame: BGR
+    surface: BGR
+    triangles: tuple[BGR, BGR]
+    light: BGR  # white's checkers
+    dark: BGR  # black's checkers
+    bar: BGR | None = None  # None: same as the frame
+    texture: str = "felt"  # felt, wood, smooth
+    table: BGR = (60, 70, 80)
+
+
+STYLES = (
+    Style(
+        "classic",
+        (30, 60, 110),
+        (90, 140, 70),
+        ((40, 40, 170), (215, 225, 230)),
+        (225, 235, 240),
+        (40, 35, 30),
+    ),
+    Style(
+        "tournament",
+        (25, 25, 25),
+        (60, 110, 40),
+        ((35, 35, 150), (200, 200, 200)),
+        (230, 230, 230),
+        (30, 30, 160),
+        texture="felt",
+    ),
+    Style(
+        "cork",
+        (20, 45, 80),
+        (120, 170, 200),
+        ((30, 30, 30), (235, 245, 250)),
+        (235, 240, 245),
+        (20, 20, 110),
+        texture="smooth",
+    ),
+    Style(
+        "blue",
+        (70, 50, 30),
+        (140, 90, 40),
+        ((40, 130, 220), (230, 230, 220)),
+        (220, 230, 235),
+        (35, 30, 30),
+        bar=(50, 35, 25),
+    ),
+    Style(
+        "leather",
+        (15, 30, 55),
+        (35, 75, 120),
+        ((30, 30, 120), (170, 200, 215)),
+        (210, 225, 235),
+        (25, 25, 25),
+        texture="wood",
+    ),
+    Style(
+        "green-wood",
+        (40, 80, 120),
+        (50, 90, 40),
+        ((230, 230, 230), (30, 30, 30)),
+        (200, 220, 230),
+        (20, 20, 90),
+        texture="wood",
+    ),
+    Style(
+        "grey",
+        (90, 90, 90),
+        (150, 150, 145),
+        ((60, 60, 60), (240, 240, 240)),
+        (245, 245, 245),
+        (40, 40, 140),
+        texture="smooth",
+    ),
+    Style(
+        "burgundy",
+        (25, 25, 70),
+        (170, 190, 200),
+        ((40, 40, 120), (60, 100, 60)),
+        (235, 240, 240),
+        (30, 30, 30),
+    ),
+)
+
+DICE_STYLES = {
+    "white": ((235, 235, 235), (20, 20, 20)),
+    "red": ((40, 40, 190), (240, 240, 240)),
+    "black": ((25, 25, 25), (240, 240, 240)),
+    "translucent": ((120, 140, 230), (250, 250, 250)),
+}
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die at board position (x_mm, y_mm): its value, turn, and how it lies."""
+
+    value: int
+    x_mm: float
+    y_mm: float
+    angle_deg: float = 0.0
+    state: str = "flat"  # flat, cocked, on_checker
+    style: str = "white"
+    size_mm: float = 16.0
+
+
+@dataclass(frozen=True)
+class CameraPose:
+    yaw_deg: float = 0.0  # rotation of the board in the image
+    tilt_deg: float = 0.0  # 0 = straight down
+    tilt_axis_deg: float = 0.0
+    distance_mm: float = 1300.0
+    fill: float = 0.8  # the board's share of the image's limiting size
+    shift: tuple[float, float] = (0.0, 0.0)  # of the board centre, in image fractions
+    k1: float = 0.0  # radial distortion (negative = barrel)
+    k2: float = 0.0
+
+
+@dataclass(frozen=True)
+class Look:
+    light_gradient: float = 0.0  # 0 = even, 0.4 = strong
+    vignette: float = 0.0
+    noise: float = 0.0  # grey levels (sigma)
+    blur: float = 0.0  # Gaussian sigma in pixels
+    jpeg: int | None = None  # quality
+
+
+@dataclass(frozen=True)
+class Scene:
+    style: Style = STYLES[0]
+    width_mm: float = 530.0
+    height_mm: float = 440.0
+    bar_width_mm: float = 50.0
+    frame_mm: float = 35.0
+    white_home: str = "right"
+    white: tuple[int, ...] | None = None  # contract arrays; None = an empty board
+    black: tuple[int, ...] | None = None
+    dice: tuple[Die, ...] = ()
+    pose: CameraPose = CameraPose()
+    look: Look = Look()
+    image_size: tuple[int, int] = (1280, 720)
+    seed: int = 0
+
+
+START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+
+
+def random_scene(
+    rng: random.Random, start_position: bool = True, image_size: tuple[int, int] = (1920, 1080)
+) -> Scene:
+    """A scene of random style, pose and look, within what a table set-up produces."""
+    w = rng.uniform(480, 560)
+    return Scene(
+        style=rng.choice(STYLES),
+        width_mm=w,
+        height_mm=w * rng.uniform(0.78, 0.88),
+        bar_width_mm=rng.uniform(35, 60),
+        frame_mm=rng.uniform(22, 45),
+        white_home=rng.choice(["right", "left"]),
+        white=START if start_position else None,
+        black=START if start_position else None,
+        pose=CameraPose(
+            yaw_deg=rng.uniform(-180, 180),
+            tilt_deg=rng.uniform(0, 15),
+            tilt_axis_deg=rng.uniform(0, 360),
+            distance_mm=rng.uniform(900, 1600),
+            fill=rng.uniform(0.62, 0.9),
+            shift=(rng.uniform(-0.04, 0.04), rng.uniform(-0.04, 0.04)),
+            k1=rng.uniform(-0.12, 0.02),
+            k2=rng.uniform(-0.02, 0.04),
+        ),
+        look=Look(
+            light_gradient=rng.uniform(0, 0.35),
+            vignette=rng.uniform(0, 0.3),
+            noise=rng.uniform(1, 7),
+            blur=rng.uniform(0, 1.2),
+            jpeg=rng.choice([None, 95, 85, 70, 60]),
+        ),
+        image_size=image_size,
+        seed=rng.randrange(1 << 30),
+    )
+
+
+CHECKER_SHARE = 0.94  # a checker's diameter, in point widths
+
+
+def scene_calibration(
+    scene: Scene,
+    corners: tuple[
+        tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]
+    ],
+) -> Calibration:
+    """A calibration of the scene's board with the surface corners at `corners` (pixels)."""
+    return Calibration(
+        image_size=scene.image_size,
+        corners_px=corners,
+        width_mm=scene.width_mm,
+        height_mm=scene.height_mm,
+        bar_width_mm=scene.bar_width_mm,
+        white_home=scene.white_home,
+    )
