@@ -24,6 +24,7 @@ from companion.rules import (
     Position,
     RulesError,
     check_dice,
+    draw_board,
     parse_position,
     parse_xgid,
 )
@@ -111,7 +112,7 @@ def _legal_moves_stream(stdin: TextIO, stdout: TextIO) -> None:
 def _print_plays(plays: LegalPlays, stdout: TextIO) -> None:
     position = plays.position
     d1, d2 = plays.dice
-    print(position, file=stdout)
+    print(draw_board(position), file=stdout)
     print(file=stdout)
     if plays.dice_used == 0:
         print(f"{position.turn.value} rolls {d1}{d2}: no legal play, the turn passes", file=stdout)

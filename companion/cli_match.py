@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from calibration.jsonin import read_text
 from companion.cli import UsageError, _position_arg, parse_dice, whole_number
-from companion.rules import gnubg_id, xgid
+from companion.rules import draw_board, gnubg_id, xgid
 from companion.rules.mat import MatError, UnfinishedMatch, export_mat, import_mat
 from companion.rules.match import Action, Match, MatchRules, match_info
 from companion.store import Store, StoreError
@@ -193,7 +193,7 @@ def show_text(match: Match, match_id: int) -> str:
     info = match_info(match)
     rules, s = match.rules, match.summary()
     kind = f"{rules.length}-point match" if rules.length else "money session"
-    lines = [str(match.position), ""]
+    lines = [draw_board(match.position), ""]
     lines.append(
         f"match {match_id}: {kind}, game {s['game']}"
         + (

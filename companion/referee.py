@@ -58,8 +58,7 @@ from companion.explain import (
     weigh,
 )
 from companion.rules.match import Action, Match, MatchError, Phase
-from companion.rules.moves import Play
-from companion.rules.position import Color, Position
+from companion.rules.position import Color, Play, Position
 
 Event = dict[str, Any]
 

@@ -9,6 +9,7 @@ import pytest
 
 from companion.referee import BoardSeen, Observation, Referee
 from companion.rules.match import Match, MatchRules, Phase
+from companion.rules.notation import parse_play
 from companion.rules.position import Position
 from companion.rules.sample import random_game
 
@@ -116,7 +117,7 @@ def test_a_whole_random_game_is_followed_play_by_play() -> None:
         out = t.still([])
         assert t.types(out)[:2] == ["dice_picked_up", "play"], out
         # Plays are told apart by where they leave the checkers (9/4 is 9/5 5/4).
-        assert turn.position.parse_play(turn.dice, out[1]["play"]).result == turn.play.result
+        assert parse_play(turn.position, turn.dice, out[1]["play"]).result == turn.play.result
     assert t.events[-1]["type"] == "game_over"
     winner = turns[-1].play.result.winner()
     assert t.events[-1]["winner"] == str(winner)
@@ -130,7 +131,7 @@ def start_game(t: Table) -> None:
 
 def white_plays_31(t: Table) -> Position:
     """White plays the opening 31 as 8/5 6/5 with the dice still down; a hand follows."""
-    after = Position.start().parse_play((3, 1), "8/5 6/5").result
+    after = parse_play(Position.start(), (3, 1), "8/5 6/5").result
     t.hand()
     t.still([D(3, "right"), D(1, "right")], board=after)
     t.hand()
@@ -140,7 +141,7 @@ def white_plays_31(t: Table) -> Position:
 def test_a_play_that_no_legal_play_explains_is_illegal_and_the_next_roll_accepts_it() -> None:
     t = Table()
     start_game(t)
-    illegal = Position.start().parse_play((3, 1), "8/5 6/5").result
+    illegal = parse_play(Position.start(), (3, 1), "8/5 6/5").result
     moved = list(illegal.white)
     moved[5], moved[4] = 1, 1  # 8/5 6/4: a 2 played instead of the 1
     wrong = Position(tuple(moved), illegal.black)
@@ -258,7 +259,7 @@ def test_a_turn_played_after_a_misread_roll_is_inferred_from_the_checkers() -> N
     t.hand()
     out = t.still([D(6, "left")])  # black's 64, one die missed by the camera
     assert out[0]["type"] == "reroll" and out[0]["reasons"] == ["dice_count"]
-    black = after.parse_play((6, 4), "24/14")  # played anyway, dice picked up
+    black = parse_play(after, (6, 4), "24/14")  # played anyway, dice picked up
     t.hand()
     out = t.still([], board=black.result)
     assert t.types(out) == ["roll", "dice_picked_up", "play"]

@@ -2,10 +2,16 @@
 
 Standard library only; imports nothing else of the project.
 
-    >>> from companion.rules import Position
+    >>> from companion.rules import Position, is_legal, parse_play
     >>> plays = Position.start().legal_plays((3, 1))
-    >>> len(plays), "8/5 6/5" in plays
+    >>> len(plays), is_legal(plays, "8/5 6/5")
     (16, True)
+    >>> parse_play(Position.start(), (3, 1), "8/5 6/5").result.turn
+    <Color.BLACK: 'black'>
+
+The modules import each other one way only (a test checks there is no cycle):
+errors <- position (Position, Position ID, legal plays, a play written out)
+<- notation (reading play text) <- text, ids <- game <- match <- mat, sample.
 """
 
 from companion.rules.errors import (
@@ -26,13 +32,24 @@ from companion.rules.ids import (
     parse_gnubg_id,
     parse_position,
     parse_xgid,
-    position_from_id,
-    position_id,
     xgid,
 )
-from companion.rules.moves import LegalPlays, Play, check_dice
-from companion.rules.notation import format_steps
-from companion.rules.position import BAR, BLACK, CHECKERS, OFF, WHITE, Color, Position
+from companion.rules.notation import find_play, is_legal, parse_play
+from companion.rules.position import (
+    BAR,
+    BLACK,
+    CHECKERS,
+    OFF,
+    WHITE,
+    Color,
+    LegalPlays,
+    Play,
+    Position,
+    check_dice,
+    format_steps,
+    position_from_id,
+    position_id,
+)
 from companion.rules.text import draw_board
 
 __all__ = [
@@ -58,12 +75,15 @@ __all__ = [
     "RulesError",
     "check_dice",
     "draw_board",
+    "find_play",
     "format_steps",
     "game_result",
     "gnubg_id",
+    "is_legal",
     "match_from_id",
     "match_id",
     "parse_gnubg_id",
+    "parse_play",
     "parse_position",
     "parse_xgid",
     "position_from_id",

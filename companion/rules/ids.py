@@ -11,14 +11,23 @@ GNU Backgammon itself (tests/rules/test_ids_gnubg.py).
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from dataclasses import dataclass
 from enum import IntEnum
 
 from companion.rules.errors import IdError
-from companion.rules.position import BAR, BLACK, CHECKERS, WHITE, Color, Position
+from companion.rules.position import (
+    BAR,
+    BLACK,
+    CHECKERS,
+    WHITE,
+    Color,
+    Position,
+    pack_bits,
+    position_from_id,
+    position_id,
+    unpack_bits,
+)
 
 
 class GameState(IntEnum):
@@ -65,75 +74,12 @@ class MatchInfo:
         return self.on_roll if self.to_act is None else self.to_act
 
 
-# --- bit packing ---------------------------------------------------------
-
-
-def _pack(bits: list[int], nbytes: int) -> str:
-    data = bytearray(nbytes)
-    for k, bit in enumerate(bits):
-        if bit:
-            data[k >> 3] |= 1 << (k & 7)
-    return base64.b64encode(bytes(data)).decode("ascii").rstrip("=")
-
-
-def _unpack(text: str, nbytes: int, what: str) -> list[int]:
-    chars = -(-nbytes * 4 // 3)
-    if len(text) != chars or not re.fullmatch(r"[A-Za-z0-9+/]+", text):
-        raise IdError(f"{what} {text!r}: expected {chars} Base64 characters (A-Z a-z 0-9 + /)")
-    try:
-        data = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
-    except binascii.Error as e:
-        raise IdError(f"{what} {text!r}: not Base64 ({e})") from None
-    return [(data[k >> 3] >> (k & 7)) & 1 for k in range(nbytes * 8)]
-
-
 def _field(value: int, width: int) -> list[int]:
     return [(value >> i) & 1 for i in range(width)]
 
 
 def _read(bits: list[int], start: int, width: int) -> int:
     return sum(bits[start + i] << i for i in range(width))
-
-
-# --- Position ID ---------------------------------------------------------
-
-
-def position_id(position: Position) -> str:
-    """The GNU Backgammon Position ID, from the side to move (`position.turn`)."""
-    bits: list[int] = []
-    for board in (position.opponent, position.mover):
-        for point in range(1, BAR + 1):
-            bits.extend([1] * board[point])
-            bits.append(0)
-    if len(bits) > 80:
-        raise IdError("a position with more than 15 checkers a side has no Position ID")
-    return _pack(bits, 10)
-
-
-def position_from_id(text: str, turn: Color = WHITE) -> Position:
-    """The position of a Position ID, with `turn` as the side on roll."""
-    bits = _unpack(text.strip(), 10, "Position ID")
-    sides: list[list[int]] = []
-    k = 0
-    for _ in range(2):
-        board = [0] * 26
-        for point in range(1, BAR + 1):
-            while k < 80 and bits[k]:
-                board[point] += 1
-                k += 1
-            if k >= 80:
-                raise IdError(f"Position ID {text!r}: runs out of bits at point {point}")
-            k += 1
-        on_board = sum(board)
-        if on_board > CHECKERS:
-            raise IdError(f"Position ID {text!r}: {on_board} checkers on one side (at most 15)")
-        board[0] = CHECKERS - on_board
-        sides.append(board)
-    position = Position.from_sides(sides[1], sides[0], turn)
-    problems = position.status()
-    if problems:
-        raise IdError(f"Position ID {text!r}: {problems[0]}")
-    return position
 
 
 # --- Match ID ------------------------------------------------------------
@@ -172,12 +118,12 @@ def match_id(info: MatchInfo) -> str:
         + _field(info.score_white, 15)
         + _field(int(not info.jacoby), 1)
     )
-    return _pack(bits, 9)
+    return pack_bits(bits, 9)
 
 
 def match_from_id(text: str) -> MatchInfo:
     """The fields of a Match ID."""
-    bits = _unpack(text.strip(), 9, "Match ID")
+    bits = unpack_bits(text.strip(), 9, "Match ID")
     owner = _read(bits, 4, 2)
     if owner == 2:
         raise IdError(f"Match ID {text!r}: cube owner 2 is not a player")

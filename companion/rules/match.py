@@ -36,8 +36,8 @@ from typing import Any
 from companion.rules.errors import RulesError
 from companion.rules.game import OpeningRoll, ResultType, game_result
 from companion.rules.ids import GameState, MatchInfo
-from companion.rules.moves import check_dice
-from companion.rules.position import BLACK, WHITE, Color, Position
+from companion.rules.notation import parse_play
+from companion.rules.position import BLACK, WHITE, Color, Position, check_dice
 
 Action = dict[str, Any]
 
@@ -327,7 +327,7 @@ class Match:
             result = Position.from_json(a["position"], mover.opponent)
             steps = str(a.get("steps", text))
         else:
-            play = self.position.legal_plays(self.dice).parse(text)
+            play = parse_play(self.position, self.dice, text)
             result, text, steps = play.result, str(play), mat_play(play.steps)
         done = {
             "type": "play",

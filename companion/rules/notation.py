@@ -1,9 +1,10 @@
-"""Standard play notation, both ways: `24/18 13/11`, `bar/22`, `6/off`, `13/7*`, `24/13`, `8/5(2)`.
+"""Reading standard play notation: `24/18 13/11`, `bar/22`, `6/off`, `13/7*`, `24/13`, `8/5(2)`.
 
-Written from the mover's side. Formatting follows GNU Backgammon's habits: one
+Written from the mover's side. A play writes itself (`str(play)`, by
+`companion.rules.position.format_steps`) in GNU Backgammon's habits: one
 checker's consecutive steps are joined (`24/13`, or `24/18*/13` when it hits on
 the way), moves are listed from the highest point down, and identical moves are
-counted (`8/5(2)`). Parsing also accepts `25` for the bar, `0` for off, chains
+counted (`8/5(2)`). Reading also accepts `25` for the bar, `0` for off, chains
 (`13/7/1`), commas, and no `*` where a hit happens; a `*` where nothing is hit
 is an error. A written play is legal when it can be carried out with the dice
 and leads to a position in the legal set; otherwise IllegalPlayError says why.
@@ -15,54 +16,24 @@ import re
 from collections.abc import Generator, Iterable
 from itertools import pairwise
 
-from companion.rules.errors import IllegalPlayError, NotationError
-from companion.rules.moves import (
+from companion.rules.errors import IllegalPlayError, NotationError, RulesError
+from companion.rules.position import (
+    BAR,
+    OFF,
     LegalPlays,
     Play,
-    Step,
+    Position,
     apply_step,
     highest_point,
+    point_text,
     step_target,
     undo_step,
 )
-from companion.rules.position import BAR, OFF, Position
 
 # A written move: (from, to, marked as a hit).
 Segment = tuple[int, int, bool]
 
 NO_PLAY_WORDS = {"", "-", "none", "no play", "cannot move", "can't move", "pass"}
-
-
-def _point_text(p: int) -> str:
-    return "bar" if p == BAR else "off" if p == OFF else str(p)
-
-
-def format_steps(steps: Iterable[Step]) -> str:
-    """Notation for a sequence of single-die steps."""
-    paths: list[list[tuple[int, bool]]] = []  # [(point, hit on landing there), ...]
-    for src, dst, hit in steps:
-        for path in paths:
-            if path[-1][0] == src:
-                path.append((dst, hit))
-                break
-        else:
-            paths.append([(src, False), (dst, hit)])
-    rendered: list[tuple[tuple[int, ...], str]] = []
-    for path in paths:
-        # Keep the start, the end and every intermediate point where a hit happened.
-        kept = [path[0]] + [p for p in path[1:-1] if p[1]] + [path[-1]]
-        text = "/".join(_point_text(p) + ("*" if hit else "") for p, hit in kept)
-        rendered.append((tuple(-p for p, _ in kept), text))
-    rendered.sort()
-    # Count identical moves; a hit mark on any copy marks the group ("6/5*(2)").
-    counts: dict[str, int] = {}
-    shown: dict[str, str] = {}
-    for _, text in rendered:
-        plain = text.replace("*", "")
-        counts[plain] = counts.get(plain, 0) + 1
-        if plain not in shown or "*" in text:
-            shown[plain] = text
-    return " ".join(f"{shown[p]}({n})" if n > 1 else shown[p] for p, n in counts.items())
 
 
 # ASCII digits only: `\d` and int() also take other scripts' digits ("１３/８", "١٣/٨").
@@ -107,7 +78,7 @@ def read_segments(text: str) -> list[Segment]:
             if dst >= src:
                 raise NotationError(
                     f"{token}: checkers move forward to lower points, "
-                    f"{_point_text(src)}/{_point_text(dst)} goes backwards"
+                    f"{point_text(src)}/{point_text(dst)} goes backwards"
                 )
             chain.append((src, dst, hit))
         # "6/5*(2)": the hit mark belongs to one of the copies, not to each.
@@ -179,7 +150,7 @@ def _why_not(board: _Board, seg: Segment, dice: list[int]) -> str:
     """A sentence saying why one written move cannot be carried out now."""
     src, dst, marked = seg
     me, opp, color, other = board.me, board.opp, board.color, board.color.opponent
-    move = f"{_point_text(src)}/{_point_text(dst)}{'*' if marked else ''}"
+    move = f"{point_text(src)}/{point_text(dst)}{'*' if marked else ''}"
     if me[BAR] and src != BAR:
         return f"{move}: {color} has a checker on the bar, which must enter first"
     if not me[src]:
@@ -230,8 +201,28 @@ def _explain(position: Position, segments: list[Segment], dice: list[int]) -> st
     return "the moves cannot all be played together with this roll"
 
 
-def parse_play(plays: LegalPlays, text: str) -> Play:
-    """The legal play written as `text`; IllegalPlayError or NotationError saying why not."""
+def parse_play(position: Position, dice: Iterable[int], text: str) -> Play:
+    """The legal play for `position` and `dice` written as `text`.
+
+    IllegalPlayError or NotationError says why it is not one.
+    """
+    return find_play(position.legal_plays(dice), text)
+
+
+def is_legal(plays: LegalPlays, text: str) -> bool:
+    """Whether `text` writes one of `plays` (what `text in plays` would mean)."""
+    try:
+        find_play(plays, text)
+    except RulesError:
+        return False
+    return True
+
+
+def find_play(plays: LegalPlays, text: str) -> Play:
+    """The play of `plays` written as `text`; IllegalPlayError or NotationError saying why not.
+
+    For when the legal plays are at hand already (`parse_play` makes them).
+    """
     segments = read_segments(text)
     position = plays.position
     d1, d2 = plays.dice

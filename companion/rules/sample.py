@@ -8,8 +8,7 @@ from dataclasses import dataclass
 
 from companion.rules.game import OpeningRoll
 from companion.rules.match import Action, Match, Phase
-from companion.rules.moves import Play
-from companion.rules.position import Position
+from companion.rules.position import Play, Position
 
 
 @dataclass(frozen=True)

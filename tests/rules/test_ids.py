@@ -21,6 +21,7 @@ from companion.rules import (
     position_id,
     xgid,
 )
+from companion.rules.notation import parse_play
 
 
 def _sides(on_roll: dict[int, int], other: dict[int, int]) -> tuple[list[int], list[int]]:
@@ -40,7 +41,7 @@ def test_starting_position_id_is_the_manuals() -> None:
 
 
 def test_after_opening_31_the_id_changes_as_in_formats_md() -> None:
-    after = Position.start().parse_play((3, 1), "8/5 6/5").result
+    after = parse_play(Position.start(), (3, 1), "8/5 6/5").result
     assert after.turn is BLACK
     assert position_id(after) == "sGfwATDgc/ABMA"
 

@@ -10,7 +10,7 @@ from companion.rules import (
     Position,
     format_steps,
 )
-from companion.rules.notation import read_segments
+from companion.rules.notation import find_play, is_legal, parse_play, read_segments
 
 START = Position.start()
 # Black has blots on white's 10 and 5 (its own 15 and 20).
@@ -69,37 +69,37 @@ def test_formatting(steps: list[tuple[int, int, bool]], text: str) -> None:
     ],
 )
 def test_written_forms_of_the_same_play(written: str, canonical: str) -> None:
-    assert str(START.parse_play((3, 1), written)) == canonical
+    assert str(parse_play(START, (3, 1), written)) == canonical
 
 
 def test_repeats_bar_off_and_numeric_points() -> None:
-    assert str(START.parse_play((6, 6), "24/18(2) 13/7(2)")) == "24/18(2) 13/7(2)"
+    assert str(parse_play(START, (6, 6), "24/18(2) 13/7(2)")) == "24/18(2) 13/7(2)"
     with pytest.raises(IllegalPlayError, match="point 1 is blocked"):
-        START.parse_play((6, 6), "13/1(2)")
-    assert str(ONE_ON_BAR.parse_play((5, 3), "Bar/20 24/21")) == "bar/20 24/21"
-    assert str(ONE_ON_BAR.parse_play((5, 3), "25/20 24/21")) == "bar/20 24/21"
+        parse_play(START, (6, 6), "13/1(2)")
+    assert str(parse_play(ONE_ON_BAR, (5, 3), "Bar/20 24/21")) == "bar/20 24/21"
+    assert str(parse_play(ONE_ON_BAR, (5, 3), "25/20 24/21")) == "bar/20 24/21"
     # White: 4 on 6, 3 on 5, 4 on 4, 2 on 3, 2 on 2; black: 5 each on its 6, 5 and 4.
     home = Position.from_id("+L4PAAC2dw8AAA")
     play = home.legal_plays((6, 5))[0]
     assert "off" in str(play)
-    assert home.parse_play((6, 5), str(play).replace("off", "0")).result == play.result
+    assert parse_play(home, (6, 5), str(play).replace("off", "0")).result == play.result
 
 
 def test_hit_marks_are_optional_but_must_be_true() -> None:
-    assert str(BLOTS.parse_play((3, 1), "13/10* 6/5*")) == "13/10* 6/5*"
-    assert str(BLOTS.parse_play((3, 1), "13/10 6/5")) == "13/10* 6/5*"
+    assert str(parse_play(BLOTS, (3, 1), "13/10* 6/5*")) == "13/10* 6/5*"
+    assert str(parse_play(BLOTS, (3, 1), "13/10 6/5")) == "13/10* 6/5*"
     with pytest.raises(IllegalPlayError, match="no black blot on 9 to hit"):
-        BLOTS.parse_play((4, 1), "13/9* 6/5*")
+        parse_play(BLOTS, (4, 1), "13/9* 6/5*")
 
 
 def test_an_intermediate_hit_is_shown_and_an_unmarked_path_avoids_it() -> None:
     # 13/9 with 31 can go 13/10*/9 (hitting on 10) or 13/12 ... 12 is blocked, so only via 10.
-    play = BLOTS.parse_play((3, 1), "13/10*/9")
+    play = parse_play(BLOTS, (3, 1), "13/10*/9")
     assert str(play) == "13/10*/9" and play.hits == 1
     # 8/4 with 31: via 5 (a blot: hit) or via 7 (no hit). Unmarked means via 7.
-    quiet = BLOTS.parse_play((3, 1), "8/4")
+    quiet = parse_play(BLOTS, (3, 1), "8/4")
     assert quiet.hits == 0 and str(quiet) == "8/4"
-    assert BLOTS.parse_play((3, 1), "8/5*/4").hits == 1
+    assert parse_play(BLOTS, (3, 1), "8/5*/4").hits == 1
 
 
 @pytest.mark.parametrize(
@@ -147,15 +147,18 @@ def test_illegal_plays_say_why(
     position: Position, dice: tuple[int, int], text: str, message: str
 ) -> None:
     with pytest.raises(IllegalPlayError) as e:
-        position.parse_play(dice, text)
+        parse_play(position, dice, text)
     assert message in str(e.value)
     assert "\n" not in str(e.value)
 
 
-def test_membership_accepts_text_plays_and_positions() -> None:
+def test_membership_accepts_plays_and_positions_and_is_legal_reads_text() -> None:
     plays = START.legal_plays((3, 1))
-    play = plays.parse("8/5 6/5")
-    assert "8/5 6/5" in plays and play in plays and play.result in plays
-    assert "8/4 6/5" not in plays and "rubbish" not in plays and 42 not in plays
+    play = find_play(plays, "8/5 6/5")
+    assert play in plays and play.result in plays and 42 not in plays
+    assert is_legal(plays, "8/5 6/5") and is_legal(plays, "6/5 8/5")
+    assert not is_legal(plays, "8/4 6/5") and not is_legal(plays, "rubbish")
+    with pytest.raises(TypeError, match="is_legal"):
+        assert "8/5 6/5" in plays  # reading text is notation's, above the plays
     assert repr(play) == "Play('8/5 6/5')"
     assert plays.find(play.result) is not None and plays.find(START) is None
