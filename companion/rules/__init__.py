@@ -9,9 +9,10 @@ Standard library only; imports nothing else of the project.
     >>> parse_play(Position.start(), (3, 1), "8/5 6/5").result.turn
     <Color.BLACK: 'black'>
 
-The modules import each other one way only (a test checks there is no cycle):
-errors <- position (Position, Position ID, legal plays, a play written out)
-<- notation (reading play text) <- text, ids <- game <- match <- mat, sample.
+The modules import each other one way only (tests/test_architecture.py checks
+that there is no cycle): errors <- position (Position, its Position ID, legal
+plays, a play written out) <- notation (reading play text), text (the board
+drawn), ids (Match ID, XGID), game <- match <- mat, sample.
 """
 
 from companion.rules.errors import (
