@@ -1,4 +1,4 @@
-"""A deliberately naive legal-play generator, written independently of companion.rules.moves.
+"""A deliberately naive legal-play generator, written independently of companion.rules.position.
 
 It tries every order of the dice and every checker, with no pruning and no
 canonical ordering, so that the fast generator can be checked against it.
