@@ -9,7 +9,8 @@ threads change or show it, all through the session:
 - the cube loop (`run_cube`): the unit shows the match's cube and score, and its
   double / take / pass buttons become match actions;
 - the page (`companion.web`): it reads `state()` and waits for `wait_change()`, and
-  its controls call `act()`, `undo()` and `new_match()`.
+  its controls call `act()`, `undo()` and `new_match()` (a `Session` is the
+  `companion.table.Table` the page knows of).
 
 Every change goes through the store first (saved before it is shown) under one lock,
 and bumps `version`, which wakes whoever waits for news.
@@ -38,23 +39,11 @@ from companion.rules.errors import RulesError
 from companion.rules.match import Action, Match, MatchError, MatchRules, Phase
 from companion.rules.position import BLACK, WHITE, Color
 from companion.store import Store
+from companion.table import PAGE_ACTIONS
 
 Image = NDArray[np.uint8]
 Frames = Iterator[tuple[int, float, Image]]
 
-# What the page may ask for, and what each needs.
-PAGE_ACTIONS = {
-    "double",
-    "take",
-    "drop",
-    "beaver",
-    "resign",
-    "accept",
-    "reject",
-    "roll",
-    "opening",
-    "play",
-}
 LOG_SIZE = 40
 DRIFT_EVERY_S = 10.0
 
@@ -115,7 +104,7 @@ class Seen:
 
 
 class Session:
-    """One match file, the match being played, and whoever watches it."""
+    """One match file, the match being played, and whoever watches it (a `Table`)."""
 
     def __init__(
         self,

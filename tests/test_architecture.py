@@ -129,6 +129,19 @@ def test_the_bounded_json_reader_is_standard_library_only() -> None:
     assert not any(m.split(".")[0] in ("numpy", "cv2") for m in modules)
 
 
+@pytest.mark.parametrize(
+    "module",
+    ["companion.web", "companion.web.views", "companion.web.streams", "companion.table"],
+)
+def test_the_page_knows_the_table_by_its_interface_only(module: str) -> None:
+    """The page reads a `companion.table.Table`: importing it loads no camera, no dice
+    network, no reader and no serial port (nor NumPy, which only they need)."""
+    modules = loaded_modules(module)
+    for forbidden in ("cv2", "onnxruntime", "vision", "serial", "numpy", "sim", "calibration"):
+        assert not any(m == forbidden or m.startswith(forbidden + ".") for m in modules), forbidden
+    assert "companion.live" not in modules and "companion.follow" not in modules
+
+
 # --- import cycles --------------------------------------------------------------
 # Read from the source with `ast`, so that every import counts: module-level,
 # inside a function (a local import that dodges a cycle at start-up is still one),

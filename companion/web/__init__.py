@@ -7,6 +7,9 @@ state also carries the page's anti-forgery token (double-submitted: a header tha
 page from another site cannot set, checked against the signed session) and must come
 from this page's origin. Every bad request gets a 4xx with one line of JSON saying
 why, and changes nothing.
+
+The page knows the table only through `companion.table.Table` (state, changes, the
+camera view as JPEG): it never imports the camera, the readers or the serial link.
 """
 
 from __future__ import annotations
@@ -16,10 +19,10 @@ from typing import Any
 
 from flask import Flask
 
-from companion.live import Session
+from companion.table import Table
 
 
-def create_app(session: Session, test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(session: Table, test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=secrets.token_bytes(32),

@@ -21,9 +21,9 @@ from flask import (
 )
 from werkzeug.exceptions import HTTPException
 
-from companion.live import PAGE_ACTIONS, Session
 from companion.rules.errors import RulesError
 from companion.rules.match import MatchError, MatchRules
+from companion.table import PAGE_ACTIONS, Table
 from companion.web.auth import Controllers, same_secret, well_formed_pin, well_formed_token
 from companion.web.streams import ADOPT_KEY, HUB_KEY, StreamHub, Watch, event
 
@@ -40,8 +40,8 @@ class BadRequest(Exception):
         self.retry_after_s = retry_after_s
 
 
-def live() -> Session:
-    s: Session = current_app.extensions["bg_session"]
+def live() -> Table:
+    s: Table = current_app.extensions["bg_session"]
     return s
 
 
@@ -93,7 +93,7 @@ def _guard(need_control: bool = True) -> dict[str, Any]:
     return body
 
 
-def page_state(s: Session) -> dict[str, Any]:
+def page_state(s: Table) -> dict[str, Any]:
     """What the page shows, but for whether the watcher holds the controls."""
     state = s.state()
     cube = str(state["health"].get("cube", ""))
@@ -153,7 +153,7 @@ def stream() -> Response:
     return response
 
 
-def _events(s: Session, control: Callable[[], bool], keepalive: float) -> Iterator[bytes]:
+def _events(s: Table, control: Callable[[], bool], keepalive: float) -> Iterator[bytes]:
     """A stream served by a thread of its own (outside the page's server: tests, other
     WSGI servers)."""
     version = -1
