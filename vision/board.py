@@ -44,7 +44,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
-from vision.board_colours import checker_colour, split_colours
+from vision.board_colours import checker_colours, split_colours
 from vision.board_layout import (
     MAX_CHECKERS,
     MAX_ROW,
@@ -156,7 +156,6 @@ class _Found:
     place: _Place
     circles: list[tuple[float, float, float]] = field(default_factory=list)  # x, y mm, score
     colours: list[tuple[float, ...]] = field(default_factory=list)  # `checker_colour` of each
-    diameters: list[float] = field(default_factory=list)  # mm, the best fitting ring's
     along_d: list[float] = field(default_factory=list)  # from the origin, in diameters
     best_other: float = 0.0
 
@@ -178,7 +177,6 @@ class BoardReader:
         self.map_x = raw[:, 0].reshape(h, w).astype(np.float32)
         self.map_y = raw[:, 1].reshape(h, w).astype(np.float32)
         self.places = self._places()
-        self.last_radii: NDArray[np.float64] = np.zeros(0)
         self._use_share(self.s.checker_share)
         # Checkers' size is this board's: settled on the first frame that shows enough.
         self.size_settled = False
@@ -209,9 +207,8 @@ class BoardReader:
         `size_evidence` neighbours."""
         cmap = self.circle_map(edges)
         steps = []
-        for place in self.places:
-            along = self._circles(place, cmap, gx, gy, smooth, lab).along_d
-            steps += [b - a for a, b in itertools.pairwise(along) if 0.6 < b - a < 1.25]
+        for f in self._all_circles(cmap, gx, gy, smooth, lab):
+            steps += [b - a for a, b in itertools.pairwise(f.along_d) if 0.6 < b - a < 1.25]
         if len(steps) < self.s.size_evidence:
             return
         self.size_settled = True
@@ -333,7 +330,7 @@ class BoardReader:
         )
         h, w = gx.shape
 
-        def shares(points: NDArray[np.float64]) -> NDArray[np.float64]:
+        def shares(points: NDArray[np.float64], rr: NDArray[np.float64]) -> NDArray[np.float64]:
             """Per point x shift x radius: the share of the ring on edges facing the centre."""
             xs = points[..., 0][..., None, None, None] + rr * cos
             ys = points[..., 1][..., None, None, None] + rr * sin
@@ -349,25 +346,25 @@ class BoardReader:
         # The best centre within 2 px either way.
         refined = centres.astype(np.float64)
         scores = np.zeros(len(centres))
-        for step in self.s.refine_steps:
+        for k, step in enumerate(self.s.refine_steps):
+            last = k == len(self.s.refine_steps) - 1
+            # Coarse steps try the middle size only: the last one tries them all.
+            ring = rr if last else rr[:, :, 1:2, 1:2]
             shifts = step * np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], float)
             trial = refined[:, None, :] + shifts[None, :, :]  # centres x shifts x 2
-            flat = shares(trial).reshape(len(centres), -1)  # centres x (shifts x radii)
+            flat = shares(trial, ring).reshape(len(centres), -1)  # centres x (shifts x radii)
             best = flat.argmax(axis=1)
             scores = flat[np.arange(len(centres)), best]
-            refined = trial[np.arange(len(centres)), best // len(radii)]
-            self.last_radii = radii[best % len(radii)]  # px, each centre's best fit
+            refined = trial[np.arange(len(centres)), best // ring.shape[2]]
         # Inside the rim a checker is one colour all round; the streaks of a wooden point, or
         # the triangle and the cloth beside it, are not.
-        uniform = np.zeros(len(centres))
-        for share in self.s.inside_radii:
-            inner = share * radii[1]
-            ix = np.clip(np.rint(refined[:, 0:1] + inner * cos[None, :]).astype(np.intp), 0, w - 1)
-            iy = np.clip(np.rint(refined[:, 1:2] + inner * sin[None, :]).astype(np.intp), 0, h - 1)
-            colours = smooth[iy, ix].astype(np.float32)  # centres x angles x 3
-            centre = np.median(colours, axis=1, keepdims=True)
-            near = np.abs(colours - centre).max(axis=2) <= self.s.inside_spread
-            uniform = np.maximum(uniform, near.mean(axis=1))
+        inner = np.array(self.s.inside_radii)[None, :, None] * radii[1]  # 1 x rings x 1
+        ix = np.clip(np.rint(refined[:, 0:1, None] + inner * cos).astype(np.intp), 0, w - 1)
+        iy = np.clip(np.rint(refined[:, 1:2, None] + inner * sin).astype(np.intp), 0, h - 1)
+        colours = smooth[iy, ix].astype(np.float32)  # centres x rings x angles x 3
+        centre = np.median(colours, axis=2, keepdims=True)
+        near = np.abs(colours - centre).max(axis=3) <= self.s.inside_spread
+        uniform = near.mean(axis=2).max(axis=1)
         patterned = (scores >= self.s.rim_sure) & (uniform >= self.s.inside_min)
         return np.where(patterned, scores, np.minimum(scores, uniform)).astype(np.float64), refined
 
@@ -459,53 +456,54 @@ class BoardReader:
                 out.append((k, missed))
         return out
 
-    def _circles(
-        self,
-        place: _Place,
-        cmap: FloatImage,
-        gx: FloatImage,
-        gy: FloatImage,
-        smooth: Image,
-        lab: Image,
-    ) -> _Found:
-        """The fully visible checkers along one place, nearest the origin first."""
+    def _all_circles(
+        self, cmap: FloatImage, gx: FloatImage, gy: FloatImage, smooth: Image, lab: Image
+    ) -> list[_Found]:
+        """The fully visible checkers along every place, nearest the origin first (the
+        candidates of all places judged in one go: one call's overhead, not 26)."""
         s = self.s.px_per_mm
-        steps, score, xs = self._profile(cmap, place)
-        cands = self._candidates(score)
-        found = _Found(place)
-        if not cands:
+        owner: list[int] = []
+        rows: list[tuple[float, float]] = []
+        for n, place in enumerate(self.places):
+            steps, score, xs = self._profile(cmap, place)
+            for i in self._candidates(score):
+                owner.append(n)
+                y_mm = place.origin_mm + place.sign * steps[i]
+                rows.append(((xs[i] + self.m) * s - 0.5, (y_mm + self.m) * s - 0.5))
+        found = [_Found(place) for place in self.places]
+        if not rows:
             return found
-        centres = np.array(
-            [
-                [
-                    (xs[i] + self.m) * s - 0.5,
-                    (place.origin_mm + place.sign * steps[i] + self.m) * s - 0.5,
-                ]
-                for i in cands
-            ]
-        )
-        scores, refined = self.oriented(gx, gy, smooth, centres)
+        scores, refined = self.oriented(gx, gy, smooth, np.array(rows))
         inner = max(1, round(self.d_mm * s * self.s.colour_share / 2))
-        taken: list[float] = []  # along, mm
-        for k in np.argsort(-scores):
+        taken: list[list[float]] = [[] for _ in self.places]  # along, mm
+        kept: list[int] = []
+        apart = 0.7 * min(self.d_mm, self.pitch_mm)
+        for k in np.argsort(-scores, kind="stable"):
+            f = found[owner[k]]
             x, y = (refined[k] + 0.5) / s - self.m
-            along = abs(float(y) - place.origin_mm)
-            if any(abs(along - a) < 0.7 * min(self.d_mm, self.pitch_mm) for a in taken):
+            along = abs(float(y) - f.place.origin_mm)
+            if any(abs(along - a) < apart for a in taken[owner[k]]):
                 continue  # the same checker, found again a little further on
             if scores[k] < self.s.circle_min:
-                found.best_other = max(found.best_other, float(scores[k]))
+                f.best_other = max(f.best_other, float(scores[k]))
                 continue
-            cx, cy = round(refined[k][0]), round(refined[k][1])
-            patch = lab[max(0, cy - inner) : cy + inner + 1, max(0, cx - inner) : cx + inner + 1]
-            taken.append(along)
-            found.circles.append((float(x), float(y), float(scores[k])))
-            found.diameters.append(2 * float(self.last_radii[k]) / s)
-            found.colours.append(checker_colour(patch))
-        order = np.argsort(taken)
-        found.circles = [found.circles[i] for i in order]
-        found.colours = [found.colours[i] for i in order]
-        found.diameters = [found.diameters[i] for i in order]
-        found.along_d = [taken[i] / self.pitch_mm for i in order]
+            taken[owner[k]].append(along)
+            f.circles.append((float(x), float(y), float(scores[k])))
+            kept.append(k)
+        # Each checker's colour from a grid over its middle, all checkers at once.
+        grid = np.arange(-inner, inner + 1, 2)
+        gx_, gy_ = np.meshgrid(grid, grid)
+        at = np.rint(refined[kept]).astype(np.intp)
+        ix = np.clip(at[:, 0:1] + gx_.ravel(), 0, lab.shape[1] - 1)
+        iy = np.clip(at[:, 1:2] + gy_.ravel(), 0, lab.shape[0] - 1)
+        colours = checker_colours(lab[iy, ix])
+        for k, colour in zip(kept, colours, strict=True):
+            found[owner[k]].colours.append(colour)
+        for f, along_mm in zip(found, taken, strict=True):
+            order = np.argsort(along_mm)
+            f.circles = [f.circles[i] for i in order]
+            f.colours = [f.colours[i] for i in order]
+            f.along_d = [along_mm[i] / self.pitch_mm for i in order]
         return found
 
     def read(self, image: Image) -> BoardReading:
@@ -517,7 +515,7 @@ class BoardReader:
         if not self.size_settled:
             self._settle_size(edges, gx, gy, smooth, lab)
         cmap = self.circle_map(edges)
-        found = [self._circles(place, cmap, gx, gy, smooth, lab) for place in self.places]
+        found = self._all_circles(cmap, gx, gy, smooth, lab)
         found = self._bar_together(found)
         colours = np.array([c for f in found for c in f.colours], np.float64).reshape(-1, 6)
         split = split_colours(colours, self.s.colour_gap_min)

@@ -29,19 +29,22 @@ class ColourSplit:
     confidence: float  # of the split as a whole: the groups' separation, 0-1
 
 
-def checker_colour(patch: NDArray[np.uint8]) -> tuple[float, ...]:
-    """A checker's colour from an OpenCV Lab patch of its middle: the median (L* 0-100, a*,
-    b*) of the whole patch and of its most coloured quarter. Marbled and printed tops mix
-    two colours; their most coloured part is the checker's own, where a plain top's
-    median already is.
+def checker_colours(samples: NDArray[np.uint8]) -> list[tuple[float, ...]]:
+    """Each checker's colour from OpenCV Lab samples of its middle (checkers x samples x
+    3): the median (L* 0-100, a*, b*) of all its samples and of its most coloured quarter.
+    Marbled and printed tops mix two colours; their most coloured part is the checker's
+    own, where a plain top's median already is.
     """
-    if not patch.size:
-        return (0.0,) * 6
-    px = patch.reshape(-1, 3).astype(np.float64) - np.array([0.0, 128.0, 128.0])
-    px[:, 0] *= 100 / 255
-    chroma = np.hypot(px[:, 1], px[:, 2])
-    coloured = px[chroma >= np.percentile(chroma, 100 - COLOURED_SHARE)]
-    return (*np.median(px, axis=0).tolist(), *np.median(coloured, axis=0).tolist())
+    if not samples.size:
+        return []
+    px = samples.astype(np.float64) - np.array([0.0, 128.0, 128.0])
+    px[..., 0] *= 100 / 255
+    chroma = np.hypot(px[..., 1], px[..., 2])
+    cut = np.percentile(chroma, 100 - COLOURED_SHARE, axis=1, keepdims=True)
+    coloured = np.where((chroma >= cut)[..., None], px, np.nan)
+    whole = np.median(px, axis=1)
+    part = np.nanmedian(coloured, axis=1)  # never empty: the cut is one of the samples
+    return [tuple(row) for row in np.concatenate([whole, part], axis=1).tolist()]
 
 
 def _weighted(lab: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -84,10 +84,10 @@ def unexplained_areas(
     for colour in np.unique(colours):
         mine = np.flatnonzero(colours == colour)
         ref, enough = _median(px[mine], free[mine])
-        for i in mine:
-            dist = _nearest(px[i], ref)
-            odd = free[i] & enough & (dist > tolerance)
-            out[strips[int(i)].name] = float(odd.sum()) * cell
+        dist = _nearest(px[mine], ref)
+        odd = free[mine] & enough & (dist > tolerance)
+        for i, n in zip(mine, odd.sum(axis=(1, 2)), strict=True):
+            out[strips[int(i)].name] = float(n) * cell
     return out
 
 
@@ -106,14 +106,15 @@ def _median(
 
 
 def _nearest(px: NDArray[np.float64], ref: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Each sample's distance to the reference there or one step along or across: a
+    """Each sample's (points x along x across) distance to the reference there or one step
+    along or across: a
     calibration a millimetre or two off moves a triangle's slanted side a long way along."""
-    a, c = px.shape[:2]
+    a, c = ref.shape[:2]
     padded = np.full((a + 2, c + 2, 3), np.nan)
     padded[1:-1, 1:-1] = ref
-    best = np.full((a, c), np.inf)
+    best = np.full(px.shape[:-1], np.inf)
     for da in (0, 1, 2):
         for dc in (0, 1, 2):
-            d = np.linalg.norm(px - padded[da : da + a, dc : dc + c], axis=-1)
-            best = np.fmin(best, d)
+            diff = px - padded[da : da + a, dc : dc + c]
+            best = np.fmin(best, np.sqrt((diff * diff).sum(axis=-1)))
     return np.where(np.isfinite(best), best, np.nan)

@@ -86,3 +86,20 @@ def test_a_die_on_a_point_leaves_it_sure() -> None:
     )
     three = next(p for p in reading.places if p.place == "3")
     assert three.count == 0 and three.confidence >= 0.5
+
+
+@pytest.mark.parametrize("share", [0.8, 0.85])
+def test_checkers_smaller_than_usual_are_measured_and_read(
+    share: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Checkers 0.8 of a point's width lie 0.8 apart in a row: read at the usual 0.94
+    # their fifth sits most of a checker from where a row of five puts it.
+    monkeypatch.setattr(sim.renderer, "CHECKER_SHARE", share)
+    scene = replace(random_scene(random.Random(31)), white=START, black=START)
+    r = render(scene)
+    assert r.calibration is not None
+    reader = BoardReader(BoardGeometry(r.calibration))
+    reading = reader.read(r.image)
+    assert reader.size_settled
+    assert reader.pitch_mm == pytest.approx(share * reader.geo.point_width_mm, rel=0.05)
+    assert reading.white == list(START) and reading.black == list(START)
