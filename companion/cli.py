@@ -181,6 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.choices["match"].set_defaults(func=cli_match.cmd_match)
 
     cli_run.add_parsers(sub)
+    from companion import cli_hall
+
+    cli_hall.add_parsers(sub)
     return parser
 
 

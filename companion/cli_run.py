@@ -75,6 +75,9 @@ def add_parsers(sub: Any) -> None:
     r.add_argument("--seconds", type=float, default=0, help="stop after this long (0: never)")
     r.add_argument("--quiet", action="store_true", help="do not print the events")
     r.add_argument("--json", action="store_true", help="print the events as JSON lines")
+    from companion.cli_hall import add_run_options
+
+    add_run_options(r)
     r.set_defaults(func=cmd_run)
 
 
@@ -114,6 +117,9 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     pin = args.pin if args.pin is not None else f"{secrets.randbelow(10000):04d}"
     if not pin.isdigit() or not 4 <= len(pin) <= 12:
         raise UsageError("--pin: 4 to 12 digits")
+    from companion.cli_hall import hall_config, start_publisher
+
+    hall = hall_config(args)
 
     recording = None
     if demo:
@@ -179,6 +185,9 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     )
     stdout.flush()
     session.listeners.append(say)
+    publisher, hall_news = start_publisher(hall, session, args)
+    if hall is not None:
+        tell(f"publishing to the hall at {hall[0]} as table {hall[1]}")
     for t in threads:
         t.start()
     deadline = time.monotonic() + args.seconds if args.seconds else None
@@ -188,6 +197,9 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         while deadline is None or time.monotonic() < deadline:
             time.sleep(0.2)
             cube_news()  # one line when the cube unit goes missing, one when it is back
+            line = hall_news()
+            if line:
+                tell(line)
             problem = session.health.camera_error
             if problem and problem != told:
                 told = problem
@@ -204,6 +216,8 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         server.shutdown()
         camera.join(timeout=5)  # a reading in progress finishes before the file closes
         stop_cube()
+        if publisher is not None:
+            publisher.close()  # it reads the match file: before the file closes
         session.close()
     stdout.write(f"bgcompanion: stopped; the match is in {db}\n")
     return 0

@@ -10,6 +10,8 @@ packages=(
   gcc make gcc-avr avr-libc binutils-avr libsimavr-dev
   # the companion page's tests drive a real headless browser
   chromium chromium-driver
+  # the tournament hall's tests run a real MQTT broker (mosquitto, mosquitto_passwd)
+  mosquitto
 )
 # Debian's python3 ships venv without ensurepip; python3-venv brings it.
 python3 -c 'import ensurepip, venv' 2>/dev/null || packages+=(python3-venv)
