@@ -16,6 +16,7 @@ from companion.link.emulator import Emulator
 from companion.link.protocol import ButtonPress, DisplayState
 from companion.rules.match import Match, MatchRules, Phase
 from companion.store import Store
+from tests.link.quick import SILENCE
 from tests.test_cli import run
 
 FAST = Deadlines(keepalive_s=0.5, backoff_first_s=0.02)
@@ -166,15 +167,7 @@ def test_a_press_that_loses_a_race_to_another_writer_is_judged_again(tmp_path: P
 def test_cube_follow_says_once_when_the_unit_goes_missing_and_once_when_back(
     tmp_path: Path,
 ) -> None:
-    quick = Deadlines(
-        reply_s=0.1,
-        sync_s=0.1,
-        sync_resend_s=0.03,
-        keepalive_s=0.05,
-        backoff_first_s=0.005,
-        backoff_max_s=0.02,
-        missing_s=0.3,
-    )
+    quick = SILENCE
     db = tmp_path / "m.db"
     with Store(db) as store:
         black_on_roll(store)

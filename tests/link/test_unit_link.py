@@ -12,6 +12,7 @@ from companion.link.client import CubeLink, Deadlines, Status
 from companion.link.emulator import Emulator
 from companion.link.protocol import ButtonPress, DisplayState, display_text
 from tests.link.conftest import Unit
+from tests.link.quick import SILENCE
 
 FAST = Deadlines(reply_s=0.5, sync_s=1.0, keepalive_s=0.5, backoff_first_s=0.02)
 
@@ -148,15 +149,7 @@ def test_bounded_reconnects_give_up_on_a_missing_port() -> None:
 def test_a_unit_silent_past_the_old_retry_limit_is_missing_then_found_again() -> None:
     # Quick deadlines stand for the real ones (sync 1 s, back-off capped at 1 s, missing
     # after 2 s): the link used to give up for good after 20 failed connects in a row.
-    quick = Deadlines(
-        reply_s=0.1,
-        sync_s=0.1,
-        sync_resend_s=0.03,
-        keepalive_s=0.05,
-        backoff_first_s=0.005,
-        backoff_max_s=0.02,
-        missing_s=0.3,
-    )
+    quick = SILENCE
     state = DisplayState(4, "b", "-", 2, 1, 5, "-")
     with Emulator() as unit, CubeLink(unit.port, deadlines=quick) as link:
         assert link.wait_status(Status.CONNECTED, 3)

@@ -349,17 +349,11 @@ def test_the_page_shows_the_cube_unit_missing_while_it_is_silent(
     client: FlaskClient, session: Session
 ) -> None:
     from companion.cli_run import _link_status
-    from companion.link.client import CubeLink, Deadlines, Status
+    from companion.link.client import CubeLink, Status
     from companion.link.emulator import Emulator
+    from tests.link.quick import SILENCE
 
-    quick = Deadlines(
-        reply_s=0.1,
-        sync_s=0.1,
-        sync_resend_s=0.03,
-        keepalive_s=0.05,
-        backoff_max_s=0.02,
-        missing_s=0.3,
-    )
+    quick = SILENCE
 
     def missing() -> bool:
         return bool(client.get("/api/state").get_json()["cube_missing"])
