@@ -46,6 +46,7 @@ bench: install
 	$(BIN)/python benchmarks/real.py
 	$(BIN)/python benchmarks/table.py
 	$(BIN)/python benchmarks/watchers.py
+	$(BIN)/python benchmarks/hall.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -46,7 +46,10 @@ class TableView:
     state: dict[str, Any] | None = None
     state_heard: float | None = None
     online: bool | None = None
-    ids: list[tuple[int, int]] = field(default_factory=list)  # every event kept, in order
+    # every event kept, in order, as runs [match, first seq, last seq] (a day's events in
+    # a few numbers a match, not a tuple each)
+    runs: list[list[int]] = field(default_factory=list)
+    count: int = 0
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT))
     heard: float | None = None  # the last event's arrival (the hall's clock)
     missing: int = 0
@@ -56,7 +59,18 @@ class TableView:
 
     @property
     def last(self) -> tuple[int, int] | None:
-        return self.ids[-1] if self.ids else None
+        return (self.runs[-1][0], self.runs[-1][2]) if self.runs else None
+
+    def add(self, key: tuple[int, int]) -> None:
+        last = self.runs[-1] if self.runs else None
+        if last is not None and last[0] == key[0] and last[2] + 1 == key[1]:
+            last[2] = key[1]
+        else:
+            self.runs.append([key[0], key[1], key[1]])
+        self.count += 1
+
+    def ids(self) -> list[tuple[int, int]]:
+        return [(m, seq) for m, first, last in self.runs for seq in range(first, last + 1)]
 
 
 class Hall:
@@ -122,7 +136,7 @@ class Hall:
             view.missing += key[1]  # a match's events start at 0 (match_created)
         else:
             view.missing += key[1] - last[1] - 1
-        view.ids.append(key)
+        view.add(key)
         view.heard = now
         record = doc["event"]
         view.recent.append(
@@ -234,7 +248,7 @@ class Hall:
                 "results": sorted(self.results.values(), key=lambda r: -float(r["at"])),
                 "dropped": dict(self.dropped),
                 "dropped_total": sum(self.dropped.values()),
-                "events": sum(len(v.ids) for v in self.tables.values()),
+                "events": sum(v.count for v in self.tables.values()),
             }
 
     def _card(self, view: TableView, now: float) -> dict[str, Any]:
@@ -266,7 +280,7 @@ class Hall:
             "page": _page(state.get("page")),
             "last": {"type": text(last["type"], 30), "heard": last["heard"]} if last else None,
             "heard": heard or None,
-            "events": len(view.ids),
+            "events": view.count,
             "missing": view.missing,
             "alerts": [{"key": a.key, "kind": a.kind, "text": a.text} for a in alerts],
         }
@@ -275,14 +289,14 @@ class Hall:
     def event_ids(self, table: str) -> list[tuple[int, int]]:
         with self.lock:
             view = self.tables.get(table)
-            return list(view.ids) if view else []
+            return view.ids() if view else []
 
     def stats(self) -> dict[str, Any]:
         with self.lock:
             lat = sorted(self.latencies)
             return {
                 "tables": len(self.tables),
-                "events": sum(len(v.ids) for v in self.tables.values()),
+                "events": sum(v.count for v in self.tables.values()),
                 "duplicates": sum(v.duplicates for v in self.tables.values()),
                 "missing": sum(v.missing for v in self.tables.values()),
                 "received": self.received,

@@ -151,3 +151,17 @@ def test_the_hall_command_serves_the_tables_live(
         hall.terminate()
         out, err = hall.communicate(timeout=10)
     assert "director's PIN: 2468" in out, err
+
+
+def test_a_machine_without_mosquitto_is_told_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import shutil
+
+    from companion.hall.broker import BrokerError, find_tool, write_config
+
+    monkeypatch.setattr(shutil, "which", lambda *a, **k: None)
+    with pytest.raises(BrokerError, match="install Debian's mosquitto package"):
+        find_tool("mosquitto")
+    with pytest.raises(BrokerError, match="mosquitto_passwd not found"):
+        write_config(tmp_path / "b", ["1"])
