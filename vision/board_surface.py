@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -74,10 +75,11 @@ def unexplained_areas(
     px = px * np.array([LIGHTNESS_WEIGHT * 100 / 255, 1.0, 1.0])
     free = along[None, :, None] >= np.array([st.covered_mm for st in strips])[:, None, None]
     free = free & np.ones(xs.shape, bool)
-    if len(circles_mm):
-        dx = xs[..., None] - circles_mm[:, 0]
-        dy = ys[..., None] - circles_mm[:, 1]
-        free &= ((dx * dx + dy * dy) > (0.55 * d_mm) ** 2).all(axis=-1)
+    if len(circles_mm):  # every checker's disc drawn once, then looked up like the colours
+        discs = np.zeros((h, w), np.uint8)
+        for x, y in (circles_mm + margin) * s - 0.5:
+            cv2.circle(discs, (round(x), round(y)), round(0.55 * d_mm * s), 1, -1)
+        free &= discs[iy, ix] == 0
     colours = np.array([st.colour for st in strips])
     cell = step_mm * float(across[1] - across[0])
     out: dict[str, float] = {}
