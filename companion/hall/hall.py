@@ -382,7 +382,7 @@ class HallListener:
         )
         if credentials is not None:
             self.client.username_pw_set(credentials.username, credentials.password)
-        self.client.reconnect_delay_set(1, 5)
+        self.client.reconnect_delay_set(1, 2)  # a broker back is seen within 2 s
         self.client.max_queued_messages_set(0)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect

@@ -60,7 +60,7 @@ class Publisher:
         window: int = 100,
         heartbeat_s: float = 10.0,
         state_every_s: float = 0.25,
-        retry_s: tuple[float, float] = (0.2, 5.0),
+        retry_s: tuple[float, float] = (0.2, 2.0),
         connect_timeout_s: float = 5.0,
     ) -> None:
         self.db_path = Path(db)
