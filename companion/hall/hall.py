@@ -111,7 +111,13 @@ class Hall:
             view = self.tables.get(message.table)
             if view is None:
                 view = self.tables[message.table] = TableView(message.table)
-            taken = self._take(view, message, now)
+            try:
+                taken = self._take(view, message, now)
+            except (KeyError, TypeError, ValueError, AttributeError) as e:
+                # a message that passed the checks but still cannot be used: counted
+                self.dropped["unusable"] += 1
+                self.last_dropped.append(f"unusable: {type(e).__name__}: {e}"[:200])
+                taken = False
             self._bump()
             return taken
 

@@ -122,6 +122,9 @@ class Publisher:
                     delay = self.retry_s[0]
                     try:
                         self._serve(client)
+                    except (sqlite3.Error, OSError, ValueError, RuntimeError) as e:
+                        # the thread lives on: the events wait in the file, sent from the mark
+                        self.problems.append(f"{type(e).__name__}: {e}")
                     finally:
                         self._disconnect(client)
                 if not self._stop.is_set():
@@ -187,7 +190,7 @@ class Publisher:
         while self._connected and not self._stop.is_set():
             # the acknowledged prefix moves the mark
             moved = False
-            while inflight and inflight[0][0].is_published():
+            while inflight and _acknowledged(inflight[0][0]):
                 self.mark = inflight.popleft()[1]
                 moved = True
             if moved:
@@ -200,6 +203,8 @@ class Publisher:
                     event_message(self.table, match_id, seq, kind, _record(kind, payload), at),
                     qos=1,
                 )
+                if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                    return  # the connection broke under it: reconnect, resend from the mark
                 inflight.append((info, (match_id, seq)))
                 sent_upto = (match_id, seq)
                 self.sent += 1
@@ -273,6 +278,15 @@ class Publisher:
         with self._wake:
             self._news = True
             self._wake.notify()
+
+
+def _acknowledged(info: mqtt.MQTTMessageInfo) -> bool:
+    """Whether the broker acknowledged it (a message the client could not send is not:
+    it goes again, from the mark, on the next connection)."""
+    try:
+        return info.is_published()
+    except (RuntimeError, ValueError):
+        return False
 
 
 def _record(kind: str, payload: str) -> dict[str, Any]:

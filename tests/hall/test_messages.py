@@ -263,3 +263,25 @@ def test_a_bad_request_to_the_hall_is_one_line_of_json(client: FlaskClient) -> N
     assert r.status_code == 415 and list(r.get_json()) == ["error"]
     assert client.get("/api/events/bad%20id").status_code == 400
     assert client.get("/api/events/2").get_json() == {"table": "2", "ids": []}
+
+
+def test_a_message_the_client_could_not_send_is_not_taken_as_acknowledged() -> None:
+    """paho raises on asking whether such a message was published; the publisher's thread
+    must not die of it (the event goes again from the mark)."""
+    import paho.mqtt.client as mqtt
+
+    from companion.hall.publish import _acknowledged
+
+    info = mqtt.MQTTMessageInfo(7)
+    info.rc = mqtt.MQTT_ERR_NO_CONN
+    with pytest.raises(RuntimeError):
+        info.is_published()
+    assert _acknowledged(info) is False
+
+
+def test_a_checked_message_that_still_cannot_be_used_is_counted_not_raised() -> None:
+    hall = Hall()
+    broken = state("9", names={"white": "A", "black": "B"}, phase="match_over", winner="white")
+    hall._result = None  # type: ignore[assignment,method-assign]  # a bug in the hall itself
+    assert hall.receive(topic("9", "state"), broken) is False
+    assert hall.view()["dropped"] == {"unusable": 1}
