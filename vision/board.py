@@ -180,6 +180,7 @@ class BoardReader:
         self._use_share(self.s.checker_share)
         # Checkers' size is this board's: settled on the first frame that shows enough.
         self.size_settled = False
+        self.colour_centres: NDArray[np.float64] | None = None
 
     def _use_share(self, share: float, pitch: float | None = None) -> None:
         """Read checkers `share` of a point's width across, lying `pitch` of it apart in a
@@ -518,7 +519,11 @@ class BoardReader:
         found = self._all_circles(cmap, gx, gy, smooth, lab)
         found = self._bar_together(found)
         colours = np.array([c for f in found for c in f.colours], np.float64).reshape(-1, 6)
-        split = split_colours(colours, self.s.colour_gap_min)
+        split = split_colours(colours, self.s.colour_gap_min, self.colour_centres)
+        if split.centres is not None and split.confidence >= 1.0:
+            # This board's two colours, for frames that show one colour only (late in a
+            # bear-off): a gold checker alone is still black's.
+            self.colour_centres = split.centres
         white, black = [0] * 26, [0] * 26
         places_out = []
         soft = self.s.circle_soft

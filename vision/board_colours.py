@@ -17,6 +17,9 @@ from numpy.typing import NDArray
 
 LIGHTNESS_WEIGHT = 0.6  # light falls off across a board: lightness counts less than hue
 ROUNDS = 10
+# One colour on a board never seen with two: light or dark says little when checkers
+# come in any colours (gold is light and black's), so the reading asks to be checked.
+ONE_COLOUR_SURE = 0.45
 COLOURED_SHARE = 25.0  # percent of a checker's middle taken as its most coloured part
 
 
@@ -27,6 +30,7 @@ class ColourSplit:
     white: NDArray[np.bool_]  # per checker: in the lighter group
     sure: NDArray[np.float64]  # per checker, 0-1
     confidence: float  # of the split as a whole: the groups' separation, 0-1
+    centres: NDArray[np.float64] | None = None  # white's and black's (weighted), if two
 
 
 def checker_colours(samples: NDArray[np.uint8]) -> list[tuple[float, ...]]:
@@ -52,12 +56,16 @@ def _weighted(lab: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.asarray(lab * w / np.sqrt(lab.shape[1] // 3), np.float64)
 
 
-def split_colours(lab: NDArray[np.float64], gap_min: float) -> ColourSplit:
+def split_colours(
+    lab: NDArray[np.float64], gap_min: float, known: NDArray[np.float64] | None = None
+) -> ColourSplit:
     """The checkers' colours (n x 3k: k Lab triples each, L* 0-100, a*, b*, as
     `checker_colour` gives) in two groups, lighter (first L*) = white.
 
-    Groups nearer each other than `gap_min` (weighted Lab) are one colour: then all are
-    white or all black by lightness against mid-grey, sure only far from it.
+    Groups nearer each other than `gap_min` (weighted Lab) are one colour: then, with
+    `known` centres (white's and black's, from an earlier split of this board), each
+    checker is the nearer one's; without, all are white or all black by lightness
+    against mid-grey, and unsure.
     """
     n = len(lab)
     if n == 0:
@@ -78,11 +86,26 @@ def split_colours(lab: NDArray[np.float64], gap_min: float) -> ColourSplit:
     group = dist.argmin(axis=1)
     gap = float(np.linalg.norm(centres[0] - centres[1]))
     if gap < gap_min or (group == 0).all() or (group == 1).all():
+        if known is not None:
+            return _nearest_of(x, known, gap_min)
         m = float(np.median(lab[:, 0]))
-        sure = min(1.0, abs(m - 50.0) / 25.0)
+        sure = min(ONE_COLOUR_SURE, abs(m - 50.0) / 25.0)
         return ColourSplit(np.full(n, m >= 50.0), np.full(n, sure), sure)
     lighter = int(np.argmax([lab[group == k, 0].mean() for k in (0, 1)]))
     near = dist[np.arange(n), group]
     far = dist[np.arange(n), 1 - group]
     sure = np.clip(2.0 * (far - near) / gap, 0.0, 1.0)
-    return ColourSplit(group == lighter, sure, min(1.0, gap / (1.5 * gap_min)))
+    confidence = min(1.0, gap / (1.5 * gap_min))
+    return ColourSplit(group == lighter, sure, confidence, centres[[lighter, 1 - lighter]])
+
+
+def _nearest_of(x: NDArray[np.float64], known: NDArray[np.float64], gap_min: float) -> ColourSplit:
+    """Each checker (weighted) given to the nearer of two known centres, white's first."""
+    n = len(x)
+    dist = np.linalg.norm(x[:, None, :] - known[None, :, :], axis=2)
+    group = dist.argmin(axis=1)
+    gap = float(np.linalg.norm(known[0] - known[1]))
+    near = dist[np.arange(n), group]
+    far = dist[np.arange(n), 1 - group]
+    sure = np.clip(2.0 * (far - near) / gap, 0.0, 1.0)
+    return ColourSplit(group == 0, sure, min(1.0, gap / (1.5 * gap_min)))

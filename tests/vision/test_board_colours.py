@@ -32,10 +32,10 @@ def test_two_checker_colours_split_with_the_lighter_as_white(pair: str) -> None:
     assert split.confidence >= 0.9 and split.sure.min() > 0.5
 
 
-def test_one_colour_only_is_white_or_black_by_lightness() -> None:
+def test_one_colour_only_is_white_or_black_by_lightness_but_unsure() -> None:
     lab = np.array([[30.0, 40.0, 20.0]] * 5)  # five red-brown checkers, nothing else
     split = split_colours(lab, gap_min=20.0)
-    assert not split.white.any()
+    assert not split.white.any() and split.confidence < 0.5
 
 
 def test_a_checker_between_the_two_colours_is_unsure() -> None:
@@ -82,3 +82,21 @@ def test_checkers_on_the_bar_are_their_colours_whichever_half_they_lie_in() -> N
     assert reading.white[1:25] == black[24:0:-1]
     bar = {p.place: p for p in reading.places if p.place.startswith("bar")}
     assert bar["bar-black"].count == 2 and bar["bar-black"].color == "black"
+
+
+def test_one_colour_left_on_the_board_keeps_the_colour_the_board_showed() -> None:
+    # Gold (black's) against ivory: a reader that saw both knows a lone gold checker.
+    base = replace(random_scene(random.Random(12)), style=STYLES[3], white=START, black=START)
+    base = _with_checkers(base, light=(200, 235, 245), dark=(40, 170, 220))
+    black = [9, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    white = [15] + [0] * 25
+    first = render(base)
+    assert first.calibration is not None
+    reader = BoardReader(BoardGeometry(first.calibration))
+    seen = reader.read(first.image)
+    assert seen.white == list(START) and seen.black == list(START)
+    late = render(replace(base, white=tuple(white), black=tuple(black))).image
+    reading = reader.read(late)
+    assert reading.black == black and reading.white == white
+    # A reader that never saw both colours cannot tell, and says so.
+    assert BoardReader(BoardGeometry(first.calibration)).read(late).confidence < 0.5
