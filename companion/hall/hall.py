@@ -138,7 +138,9 @@ class Hall:
         if last is not None and key <= last:
             view.duplicates += 1
             return False
-        if last is None or key[0] != last[0]:
+        if last is None:
+            pass  # the first heard from this table (a hall started late, or restarted)
+        elif key[0] != last[0]:
             view.missing += key[1]  # a match's events start at 0 (match_created)
         else:
             view.missing += key[1] - last[1] - 1

@@ -198,3 +198,36 @@ def test_a_table_with_a_wrong_password_or_none_is_refused(
         finally:
             p.close()
     store.close()
+
+
+def test_a_restarted_hall_gets_what_the_broker_kept_for_it(
+    mosquitto: Mosquitto, broker_folder: BrokerFolder, address: Broker, tmp_path: Path
+) -> None:
+    """The hall's session is persistent: events published while it was away wait for it
+    at the broker (and a hall that restarted does not call the ones before missing)."""
+    hall_cred = credentials(broker_folder, None)
+    first = Hall()
+    listener = HallListener(first, address, hall_cred, client_id="hall-r")
+    listener.start()
+    wait_for(listener.connected.is_set, 10, "the hall connects")
+    t = Table(broker_folder, address, tmp_path, "2", seed=9)
+    try:
+        for _ in range(20):
+            t.step()
+        wait_for(lambda: first.event_ids("2") == t.ids(), 10, "the first 20 actions")
+        seen = len(t.ids())
+        listener.close()
+        for _ in range(20):
+            t.step()
+        wait_for(lambda: t.publisher.mark == t.ids()[-1], 10, "the broker has them all")
+        second = Hall()
+        again = HallListener(second, address, hall_cred, client_id="hall-r")
+        again.start()
+        try:
+            wait_for(lambda: second.event_ids("2") == t.ids()[seen:], 10, "the kept events")
+            assert second.stats()["missing"] == 0
+            wait_for(lambda: bool(second.view()["tables"][0]["names"]), 10, "the retained state")
+        finally:
+            again.close()
+    finally:
+        t.close()
