@@ -9,12 +9,9 @@ pile cannot be counted from above and the reading says so (low confidence).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from vision.board_layout import MAX_CHECKERS, PATTERNS
-
-if TYPE_CHECKING:
-    from vision.board import BoardSettings
+from vision.board_settings import BoardSettings
 
 
 class Counting:
