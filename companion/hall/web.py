@@ -18,23 +18,20 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 from flask import session as cookie
-from werkzeug.exceptions import HTTPException
 
 from companion.hall.hall import Hall
 from companion.hall.wire import TABLE_ID
-from companion.web.auth import Controllers, same_secret, well_formed_pin, well_formed_token
+from companion.web.auth import (
+    Controllers,
+    Refused,
+    checked_json,
+    register_refusals,
+    same_secret,
+    well_formed_pin,
+)
 from companion.web.streams import ADOPT_KEY, HUB_KEY, StreamHub, Watch, event
 
 bp = Blueprint("hall", __name__, template_folder="templates")
-
-
-class Refused(Exception):
-    """A request the page refuses: a status and one line saying why."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 def create_hall_app(hall: Hall, pin: str, test_config: dict[str, Any] | None = None) -> Flask:
@@ -63,14 +60,7 @@ def create_hall_app(hall: Hall, pin: str, test_config: dict[str, Any] | None = N
     )
     app.register_blueprint(bp)
 
-    @app.errorhandler(Refused)
-    def refused(e: Refused) -> tuple[Response, int]:
-        return jsonify({"error": e.message}), e.status
-
-    @app.errorhandler(HTTPException)
-    def http_error(e: HTTPException) -> tuple[Response, int]:
-        return jsonify({"error": f"{e.name}: {e.description}"}), e.code or 500
-
+    register_refusals(app)
     return app
 
 
@@ -98,26 +88,9 @@ def _control() -> bool:
 
 def _guard(need_control: bool = True) -> dict[str, Any]:
     """Checks a state-changing request as a table's page does; returns its JSON object."""
-    origin = request.headers.get("Origin")
-    if origin is not None and origin.rstrip("/") != request.host_url.rstrip("/"):
-        raise Refused(403, f"requests from {origin[:100]!r} are not accepted")
-    if not request.is_json:
-        raise Refused(415, "send JSON (Content-Type: application/json)")
-    sent = request.headers.get("X-CSRF-Token", "")
-    expected = cookie.get("csrf")
-    if sent and not well_formed_token(sent):
-        raise Refused(403, "malformed anti-forgery token: reload the page")
-    if not sent or not isinstance(expected, str) or not same_secret(sent, expected):
-        raise Refused(403, "missing or wrong anti-forgery token: reload the page")
-    try:
-        body = request.get_json(silent=True)
-    except RecursionError:
-        body = None
-    if not isinstance(body, dict):
-        raise Refused(400, "the body must be a JSON object")
-    if need_control and not _control():
-        raise Refused(401, "acknowledging needs the director's PIN")
-    return body
+    return checked_json(
+        cookie.get("csrf"), _control(), need_control, "acknowledging needs the director's PIN"
+    )
 
 
 def _state() -> dict[str, Any]:

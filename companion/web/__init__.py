@@ -38,9 +38,9 @@ def create_app(session: Table, test_config: dict[str, Any] | None = None) -> Fla
     if test_config:
         app.config.update(test_config)
     app.extensions["bg_session"] = session
-    from companion.web.auth import Controllers
+    from companion.web.auth import Controllers, register_refusals
     from companion.web.streams import StreamHub
-    from companion.web.views import bp, page_state, register_errors
+    from companion.web.views import bp, page_state
 
     app.extensions["bg_controllers"] = Controllers()
     app.extensions["bg_hub"] = StreamHub(
@@ -51,7 +51,7 @@ def create_app(session: Table, test_config: dict[str, Any] | None = None) -> Fla
         keepalive_s=float(app.config["STREAM_KEEPALIVE_S"]),
     )
     app.register_blueprint(bp)
-    register_errors(app)
+    register_refusals(app)
     return app
 
 

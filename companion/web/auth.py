@@ -14,10 +14,66 @@ import secrets
 import string
 import threading
 from collections import OrderedDict
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
 
 PIN_MAX = 12  # the longest PIN `run --pin` accepts
 TOKEN_MAX = 128  # the page's tokens are 32 characters
 TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "-_")  # token_urlsafe's
+
+
+class Refused(Exception):
+    """A request a page refuses: a status and one line saying why (a JSON error)."""
+
+    def __init__(self, status: int, message: str, retry_after_s: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.retry_after_s = retry_after_s
+
+
+def register_refusals(app: Flask) -> None:
+    """Every refusal and HTTP error as one line of JSON with its status."""
+
+    @app.errorhandler(Refused)
+    def refused(e: Refused) -> tuple[Response, int]:
+        response = jsonify({"error": e.message})
+        if e.retry_after_s is not None:
+            response.headers["Retry-After"] = str(e.retry_after_s)
+        return response, e.status
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException) -> tuple[Response, int]:
+        return jsonify({"error": f"{e.name}: {e.description}"}), e.code or 500
+
+
+def checked_json(
+    expected_token: object, has_control: bool, need_control: bool, control_needed: str
+) -> dict[str, Any]:
+    """The JSON object of a state-changing request, once it passed a page's checks: from
+    this page (Origin), JSON, the anti-forgery token the page gave this browser and, where
+    `need_control`, a browser that holds the controls (else `control_needed` is said)."""
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.rstrip("/") != request.host_url.rstrip("/"):
+        raise Refused(403, f"requests from {origin[:100]!r} are not accepted")
+    if not request.is_json:
+        raise Refused(415, "send JSON (Content-Type: application/json)")
+    sent = request.headers.get("X-CSRF-Token", "")
+    if sent and not well_formed_token(sent):
+        raise Refused(403, "malformed anti-forgery token: reload the page")
+    if not sent or not isinstance(expected_token, str) or not same_secret(sent, expected_token):
+        raise Refused(403, "missing or wrong anti-forgery token: reload the page")
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # arrays nested thousands deep: not a request of a page's
+        body = None
+    if not isinstance(body, dict):
+        raise Refused(400, "the body must be a JSON object")
+    if need_control and not has_control:
+        raise Refused(401, control_needed)
+    return body
 
 
 def same_secret(given: str, expected: str) -> bool:

@@ -11,7 +11,6 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    Flask,
     Response,
     current_app,
     jsonify,
@@ -19,25 +18,20 @@ from flask import (
     request,
     session,
 )
-from werkzeug.exceptions import HTTPException
 
 from companion.rules.errors import RulesError
 from companion.rules.match import MatchError, MatchRules
 from companion.table import PAGE_ACTIONS, Table
-from companion.web.auth import Controllers, same_secret, well_formed_pin, well_formed_token
+from companion.web.auth import (
+    Controllers,
+    Refused,
+    checked_json,
+    same_secret,
+    well_formed_pin,
+)
 from companion.web.streams import ADOPT_KEY, HUB_KEY, StreamHub, Watch, event
 
 bp = Blueprint("web", __name__)
-
-
-class BadRequest(Exception):
-    """A request the page refuses: a status and one line saying why."""
-
-    def __init__(self, status: int, message: str, retry_after_s: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.retry_after_s = retry_after_s
 
 
 def live() -> Table:
@@ -71,26 +65,9 @@ def _control() -> bool:
 
 def _guard(need_control: bool = True) -> dict[str, Any]:
     """Checks a state-changing request; returns its JSON body (an object)."""
-    origin = request.headers.get("Origin")
-    if origin is not None and origin.rstrip("/") != request.host_url.rstrip("/"):
-        raise BadRequest(403, f"requests from {origin!r} are not accepted")
-    if not request.is_json:
-        raise BadRequest(415, "send JSON (Content-Type: application/json)")
-    sent = request.headers.get("X-CSRF-Token", "")
-    expected = session.get("csrf")
-    if sent and not well_formed_token(sent):
-        raise BadRequest(403, "malformed anti-forgery token: reload the page")
-    if not sent or not isinstance(expected, str) or not same_secret(sent, expected):
-        raise BadRequest(403, "missing or wrong anti-forgery token: reload the page")
-    try:
-        body = request.get_json(silent=True)
-    except RecursionError:  # arrays nested thousands deep: not a request of this page's
-        body = None
-    if not isinstance(body, dict):
-        raise BadRequest(400, "the body must be a JSON object")
-    if need_control and not _control():
-        raise BadRequest(401, "controls need the PIN shown in the terminal")
-    return body
+    return checked_json(
+        session.get("csrf"), _control(), need_control, "controls need the PIN shown in the terminal"
+    )
 
 
 def page_state(s: Table) -> dict[str, Any]:
@@ -130,7 +107,7 @@ def stream() -> Response:
     streams = hub()
     if not streams.reserve():
         wait = int(current_app.config["STREAM_RETRY_AFTER_S"])
-        raise BadRequest(
+        raise Refused(
             503,
             f"too many live watchers ({streams.limit}): try again in {wait} s",
             retry_after_s=wait,
@@ -171,12 +148,12 @@ def camera() -> Response:
     try:
         width = int(request.args.get("width", "800"))
     except ValueError:
-        raise BadRequest(400, "width: a number of pixels, 160 to 1920") from None
+        raise Refused(400, "width: a number of pixels, 160 to 1920") from None
     if not 160 <= width <= 1920:
-        raise BadRequest(400, "width: a number of pixels, 160 to 1920")
+        raise Refused(400, "width: a number of pixels, 160 to 1920")
     jpeg = live().camera_jpeg(width)
     if jpeg is None:
-        raise BadRequest(404, "no camera frame yet")
+        raise Refused(404, "no camera frame yet")
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -202,14 +179,14 @@ def login() -> Response:
     count, since = failures.get(who, (0, 0.0))
     pause = float(current_app.config["PIN_PAUSE_S"])
     if count >= int(current_app.config["PIN_ATTEMPTS"]) and time.monotonic() - since < pause:
-        raise BadRequest(429, f"too many wrong PINs: wait {pause:.0f} seconds")
+        raise Refused(429, f"too many wrong PINs: wait {pause:.0f} seconds")
     pin = well_formed_pin(body.get("pin"))
     if pin is None:
         failures[who] = (count + 1, time.monotonic())
-        raise BadRequest(400, "the PIN is the digits 0-9 shown in the terminal")
+        raise Refused(400, "the PIN is the digits 0-9 shown in the terminal")
     if not same_secret(pin, live().pin):
         failures[who] = (count + 1, time.monotonic())
-        raise BadRequest(403, "wrong PIN")
+        raise Refused(403, "wrong PIN")
     failures.pop(who, None)
     granted = controllers()
     granted.revoke(session.get("control"))  # one id per browser: the new one
@@ -231,7 +208,7 @@ def _action(body: dict[str, Any]) -> dict[str, Any]:
     """The match action a control asks for, checked for shape (the rules check the rest)."""
     kind = body.get("type")
     if kind not in PAGE_ACTIONS:
-        raise BadRequest(400, f"unknown action {kind!r}")
+        raise Refused(400, f"unknown action {kind!r}")
     action: dict[str, Any] = {"type": kind}
     if kind == "roll":
         dice = body.get("dice")
@@ -240,23 +217,23 @@ def _action(body: dict[str, Any]) -> dict[str, Any]:
             or len(dice) != 2
             or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice)
         ):
-            raise BadRequest(400, "a roll is two dice, 1 to 6: {'dice': [5, 3]}")
+            raise Refused(400, "a roll is two dice, 1 to 6: {'dice': [5, 3]}")
         action["dice"] = sorted(dice, reverse=True)
     elif kind == "opening":
         for side in ("white", "black"):
             die = body.get(side)
             if not isinstance(die, int) or not 1 <= die <= 6:
-                raise BadRequest(400, f"an opening roll needs {side}'s die, 1 to 6")
+                raise Refused(400, f"an opening roll needs {side}'s die, 1 to 6")
             action[side] = die
     elif kind == "play":
         text = body.get("play")
         if not isinstance(text, str) or len(text) > 120:
-            raise BadRequest(400, "a play is text in standard notation, e.g. '13/8 13/10'")
+            raise Refused(400, "a play is text in standard notation, e.g. '13/8 13/10'")
         action["play"] = text.strip()
     elif kind == "resign":
         level = body.get("level", 1)
         if level not in (1, 2, 3):
-            raise BadRequest(400, "resign: level 1 (single), 2 (gammon) or 3 (backgammon)")
+            raise Refused(400, "resign: level 1 (single), 2 (gammon) or 3 (backgammon)")
         action["level"] = level
     return action
 
@@ -267,9 +244,9 @@ def act() -> Response:
     try:
         events = live().act(action)
     except MatchError as e:
-        raise BadRequest(409, str(e)) from None
+        raise Refused(409, str(e)) from None
     except RulesError as e:
-        raise BadRequest(400, str(e)) from None
+        raise Refused(400, str(e)) from None
     return jsonify({"ok": True, "events": events})
 
 
@@ -279,7 +256,7 @@ def undo() -> Response:
     try:
         live().undo()
     except RulesError as e:
-        raise BadRequest(409, str(e)) from None
+        raise Refused(409, str(e)) from None
     return jsonify({"ok": True})
 
 
@@ -304,27 +281,13 @@ def new_match() -> Response:
     for key, value in body.items():
         kind = RULE_FIELDS.get(key)
         if kind is None:
-            raise BadRequest(400, f"unknown match setting {key!r}")
+            raise Refused(400, f"unknown match setting {key!r}")
         if type(value) is not kind:
-            raise BadRequest(400, f"{key}: expected {kind.__name__}, got {value!r}")
+            raise Refused(400, f"{key}: expected {kind.__name__}, got {value!r}")
         fields[key] = value
     try:
         rules = MatchRules(**fields)
     except RulesError as e:
-        raise BadRequest(400, str(e)) from None
+        raise Refused(400, str(e)) from None
     match_id = live().new_match(rules)
     return jsonify({"ok": True, "match_id": match_id})
-
-
-# --- errors ----------------------------------------------------------------------------
-def register_errors(app: Flask) -> None:
-    @app.errorhandler(BadRequest)
-    def refused(e: BadRequest) -> tuple[Response, int]:
-        response = jsonify({"error": e.message})
-        if e.retry_after_s is not None:
-            response.headers["Retry-After"] = str(e.retry_after_s)
-        return response, e.status
-
-    @app.errorhandler(HTTPException)
-    def http_error(e: HTTPException) -> tuple[Response, int]:
-        return jsonify({"error": f"{e.name}: {e.description}"}), e.code or 500
