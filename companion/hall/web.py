@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,12 +21,16 @@ from flask import session as cookie
 from companion.hall.hall import Hall
 from companion.hall.wire import TABLE_ID
 from companion.web.auth import (
+    CONTROLLERS_KEY,
     Controllers,
     Refused,
     checked_json,
+    controllers,
+    holds_controls,
+    log_in,
+    log_out,
+    page_token,
     register_refusals,
-    same_secret,
-    well_formed_pin,
 )
 from companion.web.streams import ADOPT_KEY, HUB_KEY, StreamHub, Watch, event
 
@@ -50,7 +53,7 @@ def create_hall_app(hall: Hall, pin: str, test_config: dict[str, Any] | None = N
         app.config.update(test_config)
     app.extensions["bg_hall"] = hall
     app.extensions["bg_hall_pin"] = pin
-    app.extensions["bg_controllers"] = Controllers()
+    app.extensions[CONTROLLERS_KEY] = Controllers()
     app.extensions["bg_hub"] = StreamHub(
         hall.view,
         hall.wait_change,
@@ -69,39 +72,20 @@ def _hall() -> Hall:
     return h
 
 
-def _controllers() -> Controllers:
-    c: Controllers = current_app.extensions["bg_controllers"]
-    return c
-
-
-def _token() -> str:
-    token = cookie.get("csrf")
-    if not isinstance(token, str):
-        token = secrets.token_urlsafe(24)
-        cookie["csrf"] = token
-    return token
-
-
-def _control() -> bool:
-    return cookie.get("control") in _controllers()
-
-
 def _guard(need_control: bool = True) -> dict[str, Any]:
     """Checks a state-changing request as a table's page does; returns its JSON object."""
-    return checked_json(
-        cookie.get("csrf"), _control(), need_control, "acknowledging needs the director's PIN"
-    )
+    return checked_json(need_control, "acknowledging needs the director's PIN")
 
 
 def _state() -> dict[str, Any]:
-    return {**_hall().view(), "control": _control()}
+    return {**_hall().view(), "control": holds_controls()}
 
 
 @bp.get("/")
 def index() -> str:
     return render_template(
         "hall.html",
-        token=_token(),
+        token=page_token(),
         state=json.dumps(_state()).replace("<", "\\u003c"),
     )
 
@@ -129,7 +113,7 @@ def stream() -> Response:
     streams: StreamHub = current_app.extensions["bg_hub"]
     if not streams.reserve():
         raise Refused(503, f"too many live watchers ({streams.limit}): try again later")
-    sid, granted = cookie.get("control"), _controllers()
+    sid, granted = cookie.get("control"), controllers()
 
     def control() -> bool:
         return sid in granted
@@ -159,28 +143,13 @@ def stream() -> Response:
 @bp.post("/api/login")
 def login() -> Response:
     body = _guard(need_control=False)
-    who = request.remote_addr or "?"
-    failures: dict[str, tuple[int, float]] = current_app.extensions.setdefault("bg_pin_fails", {})
-    count, since = failures.get(who, (0, 0.0))
-    pause = float(current_app.config["PIN_PAUSE_S"])
-    if count >= int(current_app.config["PIN_ATTEMPTS"]) and time.monotonic() - since < pause:
-        raise Refused(429, f"too many wrong PINs: wait {pause:.0f} seconds")
-    pin = well_formed_pin(body.get("pin"))
-    if pin is None or not same_secret(pin, str(current_app.extensions["bg_hall_pin"])):
-        failures[who] = (count + 1, time.monotonic())
-        raise Refused(403 if pin else 400, "wrong PIN" if pin else "the PIN is digits 0-9")
-    failures.pop(who, None)
-    granted = _controllers()
-    granted.revoke(cookie.get("control"))
-    cookie["control"] = granted.grant()
-    return jsonify({"ok": True, "control": True})
+    return log_in(body, str(current_app.extensions["bg_hall_pin"]), "the PIN is digits 0-9")
 
 
 @bp.post("/api/logout")
 def logout() -> Response:
     _guard(need_control=False)
-    _controllers().revoke(cookie.pop("control", None))
-    return jsonify({"ok": True, "control": False})
+    return log_out()
 
 
 @bp.post("/api/ack")

@@ -38,11 +38,11 @@ def create_app(session: Table, test_config: dict[str, Any] | None = None) -> Fla
     if test_config:
         app.config.update(test_config)
     app.extensions["bg_session"] = session
-    from companion.web.auth import Controllers, register_refusals
+    from companion.web.auth import CONTROLLERS_KEY, Controllers, register_refusals
     from companion.web.streams import StreamHub
     from companion.web.views import bp, page_state
 
-    app.extensions["bg_controllers"] = Controllers()
+    app.extensions[CONTROLLERS_KEY] = Controllers()
     app.extensions["bg_hub"] = StreamHub(
         lambda: page_state(session),
         session.wait_change,

@@ -13,10 +13,11 @@ import hmac
 import secrets
 import string
 import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, current_app, jsonify, request, session
 from werkzeug.exceptions import HTTPException
 
 PIN_MAX = 12  # the longest PIN `run --pin` accepts
@@ -49,9 +50,7 @@ def register_refusals(app: Flask) -> None:
         return jsonify({"error": f"{e.name}: {e.description}"}), e.code or 500
 
 
-def checked_json(
-    expected_token: object, has_control: bool, need_control: bool, control_needed: str
-) -> dict[str, Any]:
+def checked_json(need_control: bool, control_needed: str) -> dict[str, Any]:
     """The JSON object of a state-changing request, once it passed a page's checks: from
     this page (Origin), JSON, the anti-forgery token the page gave this browser and, where
     `need_control`, a browser that holds the controls (else `control_needed` is said)."""
@@ -61,6 +60,7 @@ def checked_json(
     if not request.is_json:
         raise Refused(415, "send JSON (Content-Type: application/json)")
     sent = request.headers.get("X-CSRF-Token", "")
+    expected_token = session.get("csrf")
     if sent and not well_formed_token(sent):
         raise Refused(403, "malformed anti-forgery token: reload the page")
     if not sent or not isinstance(expected_token, str) or not same_secret(sent, expected_token):
@@ -71,7 +71,7 @@ def checked_json(
         body = None
     if not isinstance(body, dict):
         raise Refused(400, "the body must be a JSON object")
-    if need_control and not has_control:
+    if need_control and not holds_controls():
         raise Refused(401, control_needed)
     return body
 
@@ -130,3 +130,58 @@ class Controllers:
     def __len__(self) -> int:
         with self._lock:
             return len(self._ids)
+
+
+CONTROLLERS_KEY = "bg_controllers"  # where an app keeps its Controllers
+
+
+def controllers() -> Controllers:
+    """The browsers holding the controls of the app serving this request."""
+    c: Controllers = current_app.extensions[CONTROLLERS_KEY]
+    return c
+
+
+def page_token() -> str:
+    """This browser's anti-forgery token, made on its first visit."""
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(24)
+        session["csrf"] = token
+    return token
+
+
+def holds_controls() -> bool:
+    """Whether this browser holds the controls: it entered the PIN in this run and has not
+    logged out since (checked on the server: an old copy of the cookie does not do)."""
+    return session.get("control") in controllers()
+
+
+def log_in(body: dict[str, Any], expected_pin: str, malformed: str) -> Response:
+    """Gives this browser the controls for the right PIN; wrong PINs from one address are
+    paused after `PIN_ATTEMPTS` for `PIN_PAUSE_S` (the app's config). `malformed` says what
+    a PIN is, for one that is not digits."""
+    who = request.remote_addr or "?"
+    failures: dict[str, tuple[int, float]] = current_app.extensions.setdefault("bg_pin_fails", {})
+    count, since = failures.get(who, (0, 0.0))
+    pause = float(current_app.config["PIN_PAUSE_S"])
+    if count >= int(current_app.config["PIN_ATTEMPTS"]) and time.monotonic() - since < pause:
+        raise Refused(429, f"too many wrong PINs: wait {pause:.0f} seconds")
+    pin = well_formed_pin(body.get("pin"))
+    if pin is None:
+        failures[who] = (count + 1, time.monotonic())
+        raise Refused(400, malformed)
+    if not same_secret(pin, expected_pin):
+        failures[who] = (count + 1, time.monotonic())
+        raise Refused(403, "wrong PIN")
+    failures.pop(who, None)
+    granted = controllers()
+    granted.revoke(session.get("control"))  # one id per browser: the new one
+    session["control"] = granted.grant()
+    return jsonify({"ok": True, "control": True})
+
+
+def log_out() -> Response:
+    """Gives the controls back: this browser's id is revoked here, on the server, so a copy
+    of its cookie kept from before controls nothing either."""
+    controllers().revoke(session.pop("control", None))
+    return jsonify({"ok": True, "control": False})

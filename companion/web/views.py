@@ -4,7 +4,6 @@ the camera view, the controls, the .mat export."""
 from __future__ import annotations
 
 import json
-import secrets
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -23,11 +22,13 @@ from companion.rules.errors import RulesError
 from companion.rules.match import MatchError, MatchRules
 from companion.table import PAGE_ACTIONS, Table
 from companion.web.auth import (
-    Controllers,
     Refused,
     checked_json,
-    same_secret,
-    well_formed_pin,
+    controllers,
+    holds_controls,
+    log_in,
+    log_out,
+    page_token,
 )
 from companion.web.streams import ADOPT_KEY, HUB_KEY, StreamHub, Watch, event
 
@@ -39,35 +40,14 @@ def live() -> Table:
     return s
 
 
-def controllers() -> Controllers:
-    c: Controllers = current_app.extensions["bg_controllers"]
-    return c
-
-
 def hub() -> StreamHub:
     h: StreamHub = current_app.extensions["bg_hub"]
     return h
 
 
-def _token() -> str:
-    token = session.get("csrf")
-    if not isinstance(token, str):
-        token = secrets.token_urlsafe(24)
-        session["csrf"] = token
-    return token
-
-
-def _control() -> bool:
-    """Whether this browser holds the controls: it entered the PIN in this run and has not
-    logged out since (checked on the server: an old copy of the cookie does not do)."""
-    return session.get("control") in controllers()
-
-
 def _guard(need_control: bool = True) -> dict[str, Any]:
     """Checks a state-changing request; returns its JSON body (an object)."""
-    return checked_json(
-        session.get("csrf"), _control(), need_control, "controls need the PIN shown in the terminal"
-    )
+    return checked_json(need_control, "controls need the PIN shown in the terminal")
 
 
 def page_state(s: Table) -> dict[str, Any]:
@@ -80,7 +60,7 @@ def page_state(s: Table) -> dict[str, Any]:
 
 def _state() -> dict[str, Any]:
     state = page_state(live())
-    state["control"] = _control()
+    state["control"] = holds_controls()
     return state
 
 
@@ -89,9 +69,9 @@ def _state() -> dict[str, Any]:
 def index() -> str:
     return render_template(
         "index.html",
-        token=_token(),
+        token=page_token(),
         state=json.dumps(_state()).replace("<", "\\u003c"),  # safe inside <script>
-        control=_control(),
+        control=holds_controls(),
     )
 
 
@@ -174,33 +154,14 @@ def export() -> Response:
 @bp.post("/api/login")
 def login() -> Response:
     body = _guard(need_control=False)
-    who = request.remote_addr or "?"
-    failures: dict[str, tuple[int, float]] = current_app.extensions.setdefault("bg_pin_fails", {})
-    count, since = failures.get(who, (0, 0.0))
-    pause = float(current_app.config["PIN_PAUSE_S"])
-    if count >= int(current_app.config["PIN_ATTEMPTS"]) and time.monotonic() - since < pause:
-        raise Refused(429, f"too many wrong PINs: wait {pause:.0f} seconds")
-    pin = well_formed_pin(body.get("pin"))
-    if pin is None:
-        failures[who] = (count + 1, time.monotonic())
-        raise Refused(400, "the PIN is the digits 0-9 shown in the terminal")
-    if not same_secret(pin, live().pin):
-        failures[who] = (count + 1, time.monotonic())
-        raise Refused(403, "wrong PIN")
-    failures.pop(who, None)
-    granted = controllers()
-    granted.revoke(session.get("control"))  # one id per browser: the new one
-    session["control"] = granted.grant()
-    return jsonify({"ok": True, "control": True})
+    return log_in(body, live().pin, "the PIN is the digits 0-9 shown in the terminal")
 
 
 @bp.post("/api/logout")
 def logout() -> Response:
-    """Gives the controls back: this browser's id is revoked here, on the server, so a copy
-    of its cookie kept from before controls nothing either."""
+    """Gives the controls back (revoked on the server too)."""
     _guard(need_control=False)
-    controllers().revoke(session.pop("control", None))
-    return jsonify({"ok": True, "control": False})
+    return log_out()
 
 
 # --- controls --------------------------------------------------------------------------
