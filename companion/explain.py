@@ -154,15 +154,28 @@ class Fit:
     margin: float  # the next best's cost less the best's (inf: no other candidate)
 
 
-def best(reading: Reading, candidates: Sequence[Position]) -> Fit | None:
-    """The candidate that explains the reading best (the first of equals)."""
-    if not candidates:
+def best_fit(costs: Sequence[float]) -> Fit | None:
+    """The candidate of least cost (the first of equals), and by how much it beats the next."""
+    if not costs:
         return None
-    costs = [reading.cost(p) for p in candidates]
     order = sorted(range(len(costs)), key=lambda i: costs[i])
     first = order[0]
     margin = costs[order[1]] - costs[first] if len(order) > 1 else float("inf")
     return Fit(first, costs[first], margin)
+
+
+def shifted(position: Position, deltas: dict[tuple[str, int], int]) -> Position | None:
+    """`position` with checkers added (+) or taken (-) at (colour, index), as `residual`
+    gives them, the borne-off counts made up to 15 a side; None where that is no board."""
+    white, black = list(position.white), list(position.black)
+    for (color, i), d in deltas.items():
+        (white if color == "white" else black)[i] += d
+    for side in (white, black):
+        side[OFF] = CHECKERS - sum(side[1:])  # borne off: what is not on the board
+    try:
+        return Position(tuple(white), tuple(black), position.turn)
+    except ValueError:
+        return None
 
 
 def plausible_play(before: Position, after: Position, mover: Color) -> bool:

@@ -53,8 +53,10 @@ from companion.explain import (
     ExplainSettings,
     Fit,
     Reading,
+    best_fit,
     plausible_correction,
     plausible_play,
+    shifted,
     weigh,
 )
 from companion.rules.match import Action, Match, MatchError, Phase
@@ -476,7 +478,7 @@ class Referee:
                 and observed is not None
                 and plausible_play(match.position, observed, mover)
                 and reading.sure_where(observed, plays[fit.index].result)
-                and not self._lasting(reading, plays[fit.index].result)
+                and not self._repeated(reading, plays[fit.index].result)
             ):
                 return self._call_illegal(observed, mover, plays[fit.index])
             # A noisy reading that one play still explains clearly better than any other
@@ -493,13 +495,7 @@ class Referee:
         return self._ask(mover, "the board shows no one play clearly")
 
     def _fit(self) -> Fit | None:
-        if not self._looks:
-            return None
-        costs = self._evidence
-        order = sorted(range(len(costs)), key=lambda i: costs[i])
-        first = order[0]
-        margin = costs[order[1]] - costs[first] if len(order) > 1 else float("inf")
-        return Fit(first, costs[first], margin)
+        return best_fit(self._evidence) if self._looks else None
 
     def _play(self, play: Play, fit: Fit | None, s: _Settled, match: Match) -> list[Event]:
         action: Action = {"type": "play", "play": str(play)}
@@ -528,41 +524,30 @@ class Referee:
         from it at the last look and still differs, the same way, after the best play
         from it: the referee's mistake shown twice. Taken (the correction, then the
         play) when a legal play from there explains the reading clearly."""
-        now = reading.residual(best.result)
-        same = {key: d for key, (d, _, _) in self._drift.items() if now.get(key) == d}
+        same = self._repeated(reading, best.result)
         if not same:
             return []
         believed = match.position
-        white, black = list(believed.white), list(believed.black)
-        for (color, i), d in same.items():
-            (white if color == "white" else black)[i] += d
-        for side in (white, black):
-            side[0] = 15 - sum(side[1:])
-        try:
-            mended = Position(tuple(white), tuple(black), believed.turn)
-        except ValueError:
-            return []
-        if not plausible_correction(believed, mended) or match.dice is None:
+        mended = shifted(believed, same)
+        if mended is None or not plausible_correction(believed, mended) or match.dice is None:
             return []
         plays = list(mended.legal_plays(match.dice))
-        costs = sorted((reading.cost(p.result), i) for i, p in enumerate(plays))
-        cost, first = costs[0]
-        margin = costs[1][0] - cost if len(costs) > 1 else float("inf")
+        fit = best_fit([reading.cost(p.result) for p in plays])
         x = self.explain
-        if cost > x.close_max or margin < x.margin_min:
+        if fit is None or fit.cost > x.close_max or fit.margin < x.margin_min:
             return []
         events = self._correct(mended)
         if not events:
             return []
         self._looks = 1
-        return events + self._play(plays[first], Fit(first, cost, margin), _NO_LOOK, self.match())
+        return events + self._play(plays[fit.index], fit, _NO_LOOK, self.match())
 
-    def _lasting(self, reading: Reading, result: Position) -> bool:
-        """Whether the reading differs from `result` where the board already differed from
-        the position believed at the last look, and in the same way: the referee's own
-        mistake showing again, not the mover's play."""
+    def _repeated(self, reading: Reading, result: Position) -> dict[tuple[str, int], int]:
+        """Where the reading differs from `result` as the board already differed from the
+        position believed at the last look, and in the same way: the referee's own mistake
+        showing again, not the mover's play."""
         now = reading.residual(result)
-        return any(now.get(key) == d for key, (d, _, _) in self._drift.items())
+        return {key: d for key, (d, _, _) in self._drift.items() if now.get(key) == d}
 
     def _call_illegal(self, observed: Position, mover: Color, nearest: Play) -> list[Event]:
         try:
@@ -641,16 +626,8 @@ class Referee:
         }
         if not lasting:
             return []
-        white, black = list(believed.white), list(believed.black)
-        for (color, i), d in lasting.items():
-            (white if color == "white" else black)[i] += d
-        for side in (white, black):
-            side[0] = 15 - sum(side[1:])  # borne off: what is not seen on the board
-        try:
-            corrected = Position(tuple(white), tuple(black), believed.turn)
-        except ValueError:
-            return []
-        if not plausible_correction(believed, corrected):
+        corrected = shifted(believed, lasting)
+        if corrected is None or not plausible_correction(believed, corrected):
             return []
         return self._correct(corrected)
 
