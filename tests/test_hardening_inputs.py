@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,17 +21,7 @@ from calibration.schema import Calibration
 from tests.calibration.test_imageio import photo, png_declaring
 from tests.conftest import DATA
 from tests.inprocess import bgcompanion, refused_in_one_line
-
-
-def bg(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "companion.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+from tests.test_cli import run as bg
 
 
 def one_line_exit_2(result: subprocess.CompletedProcess[str], message: str) -> None:
