@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.cli_hall import start_publisher
+from companion.cli.run import start_publisher
 from companion.hall.broker import BrokerFolder, Mosquitto, free_port
 from companion.hall.hall import Hall, HallListener
 from companion.hall.wire import Broker

@@ -10,7 +10,7 @@ import time
 
 import serial
 
-from companion.cli_cube import CHECK_STATES
+from companion.cli.cube import CHECK_STATES
 from companion.link.emulator import Emulator
 from companion.link.protocol import display_text
 from tests.test_cli import run

@@ -348,7 +348,7 @@ def test_the_page_says_when_the_cube_unit_is_missing(client: FlaskClient, sessio
 def test_the_page_shows_the_cube_unit_missing_while_it_is_silent(
     client: FlaskClient, session: Session
 ) -> None:
-    from companion.cli_run import _link_status
+    from companion.cli.run import _link_status
     from companion.link.client import CubeLink, Status
     from companion.link.emulator import Emulator
     from tests.link.quick import SILENCE

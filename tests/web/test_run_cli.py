@@ -89,7 +89,7 @@ def test_the_health_line_says_why_the_cube_unit_is_not_connected() -> None:
     from collections import deque
     from types import SimpleNamespace
 
-    from companion.cli_run import _link_status
+    from companion.cli.run import _link_status
     from companion.link.client import Status
 
     problems = deque(["link: SerialException: no cube unit found on any USB serial port"])

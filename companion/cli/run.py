@@ -11,13 +11,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import re
 import secrets
+import socket
 import tempfile
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
+
+from calibration.schema import load
+from companion.cli.common import UsageError
+from companion.cube_session import LinkNews
+from companion.hall.wire import WireError, check_table_id, load_credentials, parse_broker
+from companion.link.client import CubeLink
+from companion.link.emulator import Emulator
+from companion.rules.match import MatchRules
 
 
 def add_parsers(sub: Any) -> None:
@@ -75,15 +86,11 @@ def add_parsers(sub: Any) -> None:
     r.add_argument("--seconds", type=float, default=0, help="stop after this long (0: never)")
     r.add_argument("--quiet", action="store_true", help="do not print the events")
     r.add_argument("--json", action="store_true", help="print the events as JSON lines")
-    from companion.cli_hall import add_run_options
-
     add_run_options(r)
     r.set_defaults(func=cmd_run)
 
 
 def _rules(args: argparse.Namespace, default_length: int) -> Any:
-    from companion.rules.match import MatchRules
-
     length = 0 if args.money else args.match_length
     return MatchRules(
         length=default_length if length is None else length,
@@ -100,8 +107,7 @@ def _rules(args: argparse.Namespace, default_length: int) -> Any:
 
 
 def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from calibration.schema import load
-    from companion.cli import UsageError
+    # local: the readers (OpenCV, ONNX Runtime) and Flask kept out of other commands' start-up
     from companion.live import Session, return_memory_promptly
     from companion.web import create_app, make_page_server
 
@@ -117,12 +123,11 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     pin = args.pin if args.pin is not None else f"{secrets.randbelow(10000):04d}"
     if not pin.isdigit() or not 4 <= len(pin) <= 12:
         raise UsageError("--pin: 4 to 12 digits")
-    from companion.cli_hall import hall_config, start_publisher
-
     hall = hall_config(args)
 
     recording = None
     if demo:
+        # local: the demo film's player (OpenCV, the renderer) only for the demo
         from companion.demo import Recording, demo_calibration
 
         recording = Recording.load()
@@ -138,9 +143,6 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         db = Path(args.db or "bgcompanion.db")
         cube = args.cube or "auto"
     session = Session(db, rules, calibration=calibration, resume=args.resume, pin=pin)
-
-    import logging
-
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     app = create_app(session)
     try:
@@ -157,12 +159,14 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     stop_cube, cube_text, cube_news = _start_cube(cube, session, threads, tell)
 
     if recording is not None:
+        # local: the demo film's player (OpenCV, the renderer) only for the demo
         from companion.demo import FilmPlayer, session_cue
 
         player = FilmPlayer(recording, session_cue(session), session.stop, args.speed)
         source = f"the demo film ({recording.size[0]}x{recording.size[1]})"
         frames = player.frames()
     else:
+        # local: as companion.live above, OpenCV out of the other commands' start-up
         from companion.follow import video_frames
 
         source = f"camera {args.camera}" if args.camera is not None else str(args.video)
@@ -242,14 +246,9 @@ def _start_cube(
         session.health.cube = "none"
         return (lambda: None), "none", (lambda: None)
 
-    from companion.cube_session import LinkNews
-    from companion.link.client import CubeLink
-
     emulator = None
     port = cube
     if cube == "emulator":
-        from companion.link.emulator import Emulator
-
         emulator = Emulator()
         emulator.start()
         port = emulator.port
@@ -300,3 +299,87 @@ def _printer(args: argparse.Namespace, stdout: TextIO, session: Any) -> Any:
             stdout.flush()
 
     return say
+
+
+# --- `bgcompanion run --hall`: the table's side -------------------------------------------
+def add_run_options(r: Any) -> None:
+    """The options `bgcompanion run` takes to publish its table to a hall."""
+    r.add_argument("--hall", metavar="mqtt://HOST:PORT", help="publish this table to the hall")
+    r.add_argument("--table", help="this table's id in the hall (1-32 letters, digits, - _)")
+    r.add_argument(
+        "--hall-credentials",
+        metavar="FILE",
+        help="USER:PASSWORD for the broker (default: BGCOMPANION_MQTT_USER / _PASSWORD)",
+    )
+    r.add_argument("--page-url", help="this table's page address, for the hall's link")
+
+
+def hall_config(args: argparse.Namespace) -> tuple[Any, str, Any] | None:
+    """(broker, table id, credentials) from `run`'s options, checked; None without --hall."""
+    if args.hall is None:
+        if args.table is not None or args.hall_credentials is not None:
+            raise UsageError("--table and --hall-credentials go with --hall mqtt://HOST:PORT")
+        return None
+    if args.table is None:
+        raise UsageError("--hall needs --table ID (this table's id in the hall)")
+    if args.page_url is not None and not re.fullmatch(r"https?://[^\s]{1,190}", args.page_url):
+        raise UsageError("--page-url: an http:// or https:// address")
+    try:
+        return (
+            parse_broker(args.hall),
+            check_table_id(args.table),
+            load_credentials(args.hall_credentials),
+        )
+    except WireError as e:
+        raise UsageError(str(e)) from None
+
+
+def no_news() -> str | None:
+    return None
+
+
+def start_publisher(
+    config: tuple[Any, str, Any] | None, session: Any, args: argparse.Namespace | str | None
+) -> tuple[Any, Callable[[], str | None]]:
+    """The table's publisher, started and told of every recorded event; returns it and
+    what reports its connection's changes (one line each). `args`: `run`'s options (the
+    page's address from --page-url, or from --host and --port), or the address itself.
+    Without a hall: (None, no_news)."""
+    # local: the MQTT client (paho) only for a table published to a hall
+    from companion.hall.publish import Publisher, session_state
+
+    if config is None:
+        return None, no_news
+    broker, table, credentials = config
+    if isinstance(args, argparse.Namespace):
+        page = args.page_url or page_url(args.host, args.port, broker.host)
+    else:
+        page = args
+    publisher = Publisher(
+        session.store.path, table, broker, credentials, lambda: session_state(session, page)
+    )
+    session.listeners.append(publisher.notify)
+    publisher.start()
+    told = [""]
+
+    def news() -> str | None:
+        status = str(publisher.status)
+        if status == told[0] or status in ("not started", "connecting"):
+            return None
+        told[0] = status
+        return f"hall {broker}: {status}"
+
+    return publisher, news
+
+
+def page_url(host: str, port: int, broker_host: str) -> str:
+    """This table's page as the hall's machine may reach it: on all addresses, the one
+    this machine uses towards the broker."""
+    if host in ("0.0.0.0", "::", ""):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((broker_host, 9))  # no packet is sent: it picks the route
+                host = str(s.getsockname()[0])
+        except OSError:
+            host = socket.gethostname()
+    return f"http://{host}:{port}/"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from calibration.jsonin import read_text
-from companion.cli import UsageError, _position_arg, parse_dice, whole_number
+from companion.cli.common import UsageError, parse_dice, position_arg, whole_number
 from companion.rules import draw_board, gnubg_id, xgid
 from companion.rules.mat import MatError, UnfinishedMatch, export_mat, import_mat
 from companion.rules.match import Action, Match, MatchRules, match_info
@@ -299,7 +299,7 @@ def _correction(args: argparse.Namespace, match: Match) -> Action:
         raise UsageError("correction: give --position, --dice or both")
     action: Action = {"type": "correction", "note": args.note[:200]}
     if args.position is not None:
-        position, _ = _position_arg(args.position, str(match.on_roll))
+        position, _ = position_arg(args.position, str(match.on_roll))
         action["position"] = position.to_json()
     if args.dice is not None:
         action["dice"] = list(parse_dice(args.dice, "--dice"))

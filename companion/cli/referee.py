@@ -14,7 +14,12 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.cli import whole_number
+from calibration.schema import load
+from companion.cli.common import UsageError, whole_number
+from companion.referee import Event, Referee
+from companion.rules.mat import export_mat
+from companion.rules.match import Match, MatchRules
+from companion.store import Store
 
 
 def add_parsers(sub: Any) -> None:
@@ -51,14 +56,9 @@ def add_parsers(sub: Any) -> None:
 
 
 def cmd_referee(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    # local: the readers (OpenCV, ONNX Runtime) stay out of the other commands' start-up
     from calibration.geometry import BoardGeometry
-    from calibration.schema import load
-    from companion.cli import UsageError
     from companion.follow import Follower, follow, video_frames
-    from companion.referee import Event, Referee
-    from companion.rules.mat import export_mat
-    from companion.rules.match import Match, MatchRules
-    from companion.store import Store
 
     if (args.video is None) == (args.camera is None):
         raise UsageError("give a VIDEO file or --camera N (one of them)")
@@ -106,7 +106,7 @@ def cmd_referee(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def cmd_film_game(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from companion.cli import UsageError
+    # local: the renderer (OpenCV, NumPy) stays out of the other commands' start-up
     from sim import film_game, render, save_truth, write_video
 
     size = re.fullmatch(r"([0-9]{1,5})x([0-9]{1,5})", args.size.lower())

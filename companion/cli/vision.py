@@ -6,6 +6,12 @@ import argparse
 import json
 from typing import Any, TextIO
 
+from calibration.imageio import ImageFileError, load_image
+from calibration.jsonin import BadJSON, loads
+from calibration.schema import CalibrationError, load
+from companion.cli.common import UsageError
+from companion.rules import Position, draw_board
+
 ROLLERS = ("white", "black", "opening")
 
 
@@ -58,6 +64,7 @@ class _Reader:
     """One process for a whole batch: the config and each calibration are loaded once."""
 
     def __init__(self, config_path: str | None) -> None:
+        # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
         from vision.config import load_config
 
         self.config = load_config(config_path)
@@ -67,8 +74,8 @@ class _Reader:
         if path is None:
             return None
         if path not in self.geometries:
+            # local: OpenCV and NumPy stay out of the other commands' start-up
             from calibration.geometry import BoardGeometry
-            from calibration.schema import load
 
             self.geometries[path] = BoardGeometry(load(path))
         return self.geometries[path]
@@ -80,7 +87,7 @@ class _Reader:
         roller: str | None,
         background: str | None = None,
     ) -> dict[str, Any]:
-        from companion.cli import UsageError
+        # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
         from vision.changes import DiceWatch
         from vision.dice import read_dice
 
@@ -104,8 +111,6 @@ class _Reader:
 
 
 def _same_size(image_path: str, image: Any, geo: Any) -> None:
-    from companion.cli import UsageError
-
     w, h = geo.cal.image_size
     if (image.shape[1], image.shape[0]) != (w, h):
         raise UsageError(
@@ -116,9 +121,6 @@ def _same_size(image_path: str, image: Any, geo: Any) -> None:
 
 def _load_image(image_path: str) -> Any:
     """The image, checked before decoding (calibration.imageio); UsageError in one line."""
-    from calibration.imageio import ImageFileError, load_image
-    from companion.cli import UsageError
-
     try:
         return load_image(image_path)
     except ImageFileError as e:
@@ -132,9 +134,8 @@ class _BoardReaders:
         self.readers: dict[str, Any] = {}
 
     def read(self, image_path: str, calibration: str | None) -> dict[str, Any]:
+        # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
         from calibration.geometry import BoardGeometry
-        from calibration.schema import load
-        from companion.cli import UsageError
         from vision.board import BoardReader
 
         if calibration is None:
@@ -151,10 +152,7 @@ class _BoardReaders:
 
 
 def cmd_read_board(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from calibration.jsonin import BadJSON, loads
-    from calibration.schema import CalibrationError
-    from companion.cli import UsageError
-    from companion.rules import Position, draw_board
+    # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
     from vision.errors import VisionError
 
     readers = _BoardReaders()
@@ -202,9 +200,7 @@ def cmd_read_board(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
 
 
 def _batch_line(reader: _Reader, line: str) -> dict[str, Any]:
-    from calibration.jsonin import BadJSON, loads
-    from calibration.schema import CalibrationError
-    from companion.cli import UsageError
+    # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
     from vision.errors import VisionError
 
     try:
@@ -223,7 +219,7 @@ def _batch_line(reader: _Reader, line: str) -> dict[str, Any]:
 
 
 def cmd_read_dice(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from companion.cli import UsageError
+    # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
     from vision.errors import VisionError
 
     try:
@@ -283,8 +279,7 @@ def add_evaluate_parser(sub: Any) -> None:
 
 
 def cmd_evaluate_dice(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from calibration.schema import CalibrationError
-    from companion.cli import UsageError
+    # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
     from vision.config import load_config
     from vision.errors import VisionError
     from vision.evaluate import evaluate, write_report
@@ -322,8 +317,7 @@ def add_evaluate_board_parser(sub: Any) -> None:
 
 
 def cmd_evaluate_board(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from calibration.schema import CalibrationError
-    from companion.cli import UsageError
+    # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
     from vision.errors import VisionError
     from vision.evaluate import evaluate_board
 

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import threading
 import time
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
-from companion.cli import UsageError
+from companion.cli.common import UsageError
+from companion.cube_session import follow
 from companion.link.client import CubeLink, Deadlines, Status
+from companion.link.emulator import Emulator
 from companion.link.protocol import DisplayState
-
-if TYPE_CHECKING:
-    from companion.link.emulator import Emulator
-    from companion.link.simunit import SimUnit
+from companion.link.simunit import SimError, SimUnit
+from companion.store import Store
 
 CHECK_STATES = [
     DisplayState(1, "c", "-", 0, 0, 7, "-"),
@@ -78,9 +79,6 @@ def add_parsers(sub: Any) -> None:
 
 def _stand_in(emulate: bool) -> Emulator | SimUnit:
     """A started stand-in unit: the Python emulator, or the firmware in simavr."""
-    from companion.link.emulator import Emulator
-    from companion.link.simunit import SimError, SimUnit
-
     try:
         unit: Emulator | SimUnit = Emulator() if emulate else SimUnit()
         unit.start()
@@ -156,11 +154,6 @@ def cmd_cube_check(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
 
 
 def cmd_cube_follow(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    import threading
-
-    from companion.cube_session import follow
-    from companion.store import Store
-
     unit: Emulator | SimUnit | None = None
     port = args.cube
     if args.cube in ("emulate", "simulate"):

@@ -10,12 +10,20 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from calibration.schema import Calibration, CalibrationError, check_board_size, check_camera
+from calibration.imageio import ImageFileError, load_image
+from calibration.schema import (
+    Calibration,
+    CalibrationError,
+    check_board_size,
+    check_camera,
+    load,
+)
 
 if TYPE_CHECKING:
     import numpy as np
 
-# OpenCV and NumPy are imported inside the commands: the other commands start faster without them.
+# OpenCV, NumPy and the calibration modules built on them are imported inside the commands:
+# the other commands start faster without them.
 
 
 def add_parsers(sub: Any) -> None:
@@ -108,6 +116,7 @@ def _decimal(text: str) -> float:
 
 
 def cmd_markers(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    # local: OpenCV and NumPy stay out of the start-up of the other commands
     import cv2
 
     from calibration.markers import marker_sheet
@@ -125,6 +134,7 @@ def cmd_markers(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def _read_image(args: argparse.Namespace) -> np.ndarray:
+    # local: OpenCV and NumPy stay out of the start-up of the other commands
     import cv2
     import numpy as np
 
@@ -135,8 +145,6 @@ def _read_image(args: argparse.Namespace) -> np.ndarray:
         if not ok or frame is None:
             raise CalibrationError(f"camera {args.camera}: no frame (is it connected and free?)")
         return np.asarray(frame, dtype=np.uint8)
-    from calibration.imageio import ImageFileError, load_image
-
     try:
         return load_image(args.image)
     except ImageFileError as e:
@@ -146,15 +154,18 @@ def _read_image(args: argparse.Namespace) -> np.ndarray:
 def _corners(
     text: str | None, image: np.ndarray, stdout: TextIO, markers: bool = False
 ) -> np.ndarray:
+    # local: OpenCV and NumPy stay out of the start-up of the other commands
     import numpy as np
 
     if markers:
         if text is not None:
             raise CalibrationError("give either --corners or --markers, not both")
+        # local: OpenCV and NumPy stay out of the start-up of the other commands
         from calibration.markers import find_marker_corners
 
         return find_marker_corners(image)
     if text is None:
+        # local: OpenCV and NumPy stay out of the start-up of the other commands
         from calibration.detect import BoardNotFound, find_board
 
         try:
@@ -181,8 +192,8 @@ def _corners(
 
 def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
     """Exit 0 while the calibration still fits the image, 1 when the camera or board moved."""
+    # local: OpenCV and NumPy stay out of the start-up of the other commands
     from calibration.refine import check_drift
-    from calibration.schema import load
 
     cal = load(args.check)
     report = check_drift(_read_image(args), cal)
@@ -204,6 +215,7 @@ def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
 
 
 def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    # local: OpenCV and NumPy stay out of the start-up of the other commands
     import cv2
     import numpy as np
 
@@ -235,6 +247,7 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     quad = tuple((float(x), float(y)) for x, y in corners)
     home = args.white_home or "right"
     if args.white_home is None:
+        # local: OpenCV and NumPy stay out of the start-up of the other commands
         from calibration.orient import orient
 
         found = orient(image, corners, args.width_mm, args.height_mm, args.bar_mm, camera)
@@ -290,6 +303,7 @@ def _progress(done: int, total: int, name: str, found: bool) -> None:
 
 
 def cmd_calibrate_lens(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    # local: OpenCV and NumPy stay out of the start-up of the other commands
     from calibration.lens import calibrate_lens
 
     try:

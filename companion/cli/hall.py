@@ -4,11 +4,17 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import re
 import secrets
+import threading
 import time
-from collections.abc import Callable
 from typing import Any, TextIO
+
+from companion.cli.common import UsageError
+from companion.hall.broker import BrokerError, write_config
+from companion.hall.hall import Hall, HallListener
+from companion.hall.wire import WireError, load_credentials, parse_broker
 
 
 def add_parsers(sub: Any) -> None:
@@ -53,8 +59,6 @@ def add_parsers(sub: Any) -> None:
 
 def table_ids(text: str) -> list[str]:
     """`1-40`, `1,2,7` or `A1,B2` (ranges of numbers and single ids, comma-separated)."""
-    from companion.cli import UsageError
-
     out: list[str] = []
     for part in text.split(","):
         part = part.strip()
@@ -74,17 +78,12 @@ def table_ids(text: str) -> list[str]:
 
 
 def _port(value: int, what: str) -> int:
-    from companion.cli import UsageError
-
     if not 0 < value < 65536:
         raise UsageError(f"{what} {value}: expected 1-65535")
     return value
 
 
 def cmd_hall_setup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from companion.cli import UsageError
-    from companion.hall.broker import BrokerError, write_config
-
     tables = table_ids(args.tables)
     try:
         folder = write_config(args.folder, tables, _port(args.port, "--port"), args.listen)
@@ -103,12 +102,8 @@ def cmd_hall_setup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
 
 
 def cmd_hall(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    import logging
-
-    from companion.cli import UsageError
-    from companion.hall.hall import Hall, HallListener
+    # local: Flask stays out of the start-up of the other commands
     from companion.hall.web import create_hall_app, make_hall_server
-    from companion.hall.wire import WireError, load_credentials, parse_broker
 
     try:
         broker = parse_broker(args.broker)
@@ -131,8 +126,6 @@ def cmd_hall(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         raise UsageError(f"cannot serve the page on {args.host}:{args.port}: {e}") from None
     listener = HallListener(hall, broker, credentials, client_id=args.client_id)
     listener.start()
-    import threading
-
     web = threading.Thread(target=server.serve_forever, daemon=True, name="web")
     web.start()
     stdout.write(
@@ -158,91 +151,3 @@ def cmd_hall(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         server.shutdown()
     stdout.write("bgcompanion: the hall has stopped\n")
     return 0
-
-
-# --- `bgcompanion run --hall`: the table's side -------------------------------------------
-def add_run_options(r: Any) -> None:
-    """The options `bgcompanion run` takes to publish its table to a hall."""
-    r.add_argument("--hall", metavar="mqtt://HOST:PORT", help="publish this table to the hall")
-    r.add_argument("--table", help="this table's id in the hall (1-32 letters, digits, - _)")
-    r.add_argument(
-        "--hall-credentials",
-        metavar="FILE",
-        help="USER:PASSWORD for the broker (default: BGCOMPANION_MQTT_USER / _PASSWORD)",
-    )
-    r.add_argument("--page-url", help="this table's page address, for the hall's link")
-
-
-def hall_config(args: argparse.Namespace) -> tuple[Any, str, Any] | None:
-    """(broker, table id, credentials) from `run`'s options, checked; None without --hall."""
-    from companion.cli import UsageError
-    from companion.hall.wire import WireError, check_table_id, load_credentials, parse_broker
-
-    if args.hall is None:
-        if args.table is not None or args.hall_credentials is not None:
-            raise UsageError("--table and --hall-credentials go with --hall mqtt://HOST:PORT")
-        return None
-    if args.table is None:
-        raise UsageError("--hall needs --table ID (this table's id in the hall)")
-    if args.page_url is not None and not re.fullmatch(r"https?://[^\s]{1,190}", args.page_url):
-        raise UsageError("--page-url: an http:// or https:// address")
-    try:
-        return (
-            parse_broker(args.hall),
-            check_table_id(args.table),
-            load_credentials(args.hall_credentials),
-        )
-    except WireError as e:
-        raise UsageError(str(e)) from None
-
-
-def no_news() -> str | None:
-    return None
-
-
-def start_publisher(
-    config: tuple[Any, str, Any] | None, session: Any, args: argparse.Namespace | str | None
-) -> tuple[Any, Callable[[], str | None]]:
-    """The table's publisher, started and told of every recorded event; returns it and
-    what reports its connection's changes (one line each). `args`: `run`'s options (the
-    page's address from --page-url, or from --host and --port), or the address itself.
-    Without a hall: (None, no_news)."""
-    from companion.hall.publish import Publisher, session_state
-
-    if config is None:
-        return None, no_news
-    broker, table, credentials = config
-    if isinstance(args, argparse.Namespace):
-        page = args.page_url or page_url(args.host, args.port, broker.host)
-    else:
-        page = args
-    publisher = Publisher(
-        session.store.path, table, broker, credentials, lambda: session_state(session, page)
-    )
-    session.listeners.append(publisher.notify)
-    publisher.start()
-    told = [""]
-
-    def news() -> str | None:
-        status = str(publisher.status)
-        if status == told[0] or status in ("not started", "connecting"):
-            return None
-        told[0] = status
-        return f"hall {broker}: {status}"
-
-    return publisher, news
-
-
-def page_url(host: str, port: int, broker_host: str) -> str:
-    """This table's page as the hall's machine may reach it: on all addresses, the one
-    this machine uses towards the broker."""
-    import socket
-
-    if host in ("0.0.0.0", "::", ""):
-        try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-                s.connect((broker_host, 9))  # no packet is sent: it picks the route
-                host = str(s.getsockname()[0])
-        except OSError:
-            host = socket.gethostname()
-    return f"http://{host}:{port}/"
