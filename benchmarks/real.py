@@ -15,7 +15,14 @@ Measured:
   read as a die;
 - corners (`calibration.detect.find_board`, as `calibrate` finds them): photos whose
   four corners all lie within 1% of the board's width of the labelled ones (the
-  corners compared as a set: the order is `calibration.orient`'s job).
+  corners compared as a set: the order is `calibration.orient`'s job);
+- dice on plain photos (`vision.evaluate.evaluate`, no calibration: the dice are looked
+  for on the whole photo) of each labelled dice folder, by default the two shared ones
+  beside the board photos (shared/data/dice_real_dev, dice_real_topdown_dev): dice
+  right, wrong (and wrong with high confidence), unreadable, missed, phantom dice, the
+  median time per photo. `--pips` reads them with the pip reader instead of the
+  networks (`[net] plain = 0`), to compare the two; `--no-plain` leaves them out.
+  Dice whose face shows an emblem (`nonstandard_box_idx`) are not scored.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ from calibration.detect import BoardNotFound, find_board
 from calibration.geometry import BoardGeometry
 from vision.config import load_config
 from vision.dice import read_dice
-from vision.evaluate import board_labels, evaluate_board, label_calibration
+from vision.evaluate import board_labels, evaluate, evaluate_board, label_calibration
 
 ROOT = Path(__file__).resolve().parents[1]
 DIE_MATCH_MM = 12.0  # a die read within this of a labelled centre is that die
@@ -91,6 +98,32 @@ def dice_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def plain_figures(folders: list[Path], pips: bool) -> list[dict[str, Any]]:
+    """Dice on each folder's plain photos, read without a calibration."""
+    cfg = load_config()
+    if pips:
+        cfg["net"]["plain"] = 0.0
+    out = []
+    for folder in folders:
+        m = evaluate(cfg, folder).to_json()
+        out.append({"folder": str(folder), **{k: m[k] for k in PLAIN_KEYS}})
+    return out
+
+
+PLAIN_KEYS = (
+    "images",
+    "dice",
+    "accuracy",
+    "right",
+    "wrong",
+    "wrong_high_confidence",
+    "unreadable",
+    "missed",
+    "extra_dice",
+    "median_ms",
+)
+
+
 def corner_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """find_board's corners against the labelled ones, as a share of the board's width."""
     out: dict[str, Any] = {"photos": [], "within": 0}
@@ -115,6 +148,15 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=None, help="the labelled folder")
     ap.add_argument("--json", action="store_true", help="one JSON document")
     ap.add_argument("--overlays", help="write the photos whose checkers were read wrong there")
+    ap.add_argument(
+        "--dice-data",
+        type=Path,
+        action="append",
+        default=None,
+        help="a labelled folder of plain dice photos (repeat; default: the two shared ones)",
+    )
+    ap.add_argument("--pips", action="store_true", help="plain photos read by the pip reader")
+    ap.add_argument("--no-plain", action="store_true", help="leave the plain dice photos out")
     args = ap.parse_args()
     folder = args.data or default_data()
     if not (folder / "labels.jsonl").is_file():
@@ -124,8 +166,14 @@ def main() -> None:
     checkers = evaluate_board(folder, args.overlays).to_json()
     dice = dice_figures(folder, entries)
     corners = corner_figures(folder, entries)
+    plain_folders = args.dice_data or [
+        folder.parent / "dice_real_dev",
+        folder.parent / "dice_real_topdown_dev",
+    ]
+    plain_folders = [f for f in plain_folders if (f / "labels.jsonl").is_file()]
+    plain = [] if args.no_plain else plain_figures(plain_folders, args.pips)
     if args.json:
-        print(json.dumps({"checkers": checkers, "dice": dice, "corners": corners}))
+        print(json.dumps({"checkers": checkers, "dice": dice, "corners": corners, "plain": plain}))
         return
     n = len(entries)
     print(f"real photos: {n} in {folder}")
@@ -148,6 +196,15 @@ def main() -> None:
         what = photo.get("error") or f"worst corner {100 * photo['worst_share']:.2f}% of width"
         print(f"  {photo['image']}: {what}")
     print(f"corners within 1% of the board's width: {corners['within']}/{n}")
+    reader = "pip reader" if args.pips else "networks"
+    for p in plain:
+        print(
+            f"plain dice photos ({reader}), {p['folder']}: {p['images']} photos, dice right "
+            f"{p['right']}/{p['dice']} = {100 * (p['accuracy'] or 0):.2f}%, wrong {p['wrong']} "
+            f"({p['wrong_high_confidence']} with high confidence), unreadable "
+            f"{p['unreadable']}, missed {p['missed']}, phantom dice {p['extra_dice']}, "
+            f"median {p['median_ms']} ms a photo"
+        )
 
 
 if __name__ == "__main__":

@@ -26,10 +26,18 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from dicenet_pastes import RealDice, not_a_die, paste
 from torch import nn
 from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parent.parent
+# What is pasted onto the rendered squares and views (scripts/dicenet_pastes.py): real dice
+# cut from labelled photos (`--real`), and things that are not dice (`--not-dice`).
+REAL: list[RealDice] = []
+NOT_DICE = False
+REAL_SHARE = 0.3  # of the reader's squares without a die: a real die pasted
+NOT_DIE_SHARE = 0.25  # of the reader's squares without a die: something that is not one
+DIE_MM = (12.0, 19.0)
 STRIDE = 8
 READ = 72  # px the reader takes (2 px/mm)
 CROP = 96  # px stored round each place
@@ -41,6 +49,9 @@ FAR_PX = 20.0  # ... and farther than this "not there"; between, neither is taug
 # of one shade: a reader that saw squares turned called flat black 2s cocked and missed
 # cocked ones (4 invalid rolls accepted in 700 benchmark rolls, against none).
 TURN = False
+PEAK_LR = 3e-3
+INIT: Path | None = None  # fine-tune the networks in this folder (`--init`)
+FROZEN_NORMS = False
 WIDE = (24, 32, 48, 48, 64, 64)
 
 
@@ -200,6 +211,10 @@ def reader_batch(
             sx, sy = rng.integers(-SHIFT, SHIFT + 1, 2)
         imgs[k] = crops[i, SHIFT + sy : SHIFT + sy + READ, SHIFT + sx : SHIFT + sx + READ]
         off[k] = near[i] - (sx, sy)
+    values = np.asarray(data["value"])[idx].copy()
+    states = np.asarray(data["state"])[idx].copy()
+    if augment:
+        _paste_squares(imgs, off, values, states, rng)
     x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255 - 0.5
     xy = torch.from_numpy(off)
     if augment and TURN:
@@ -209,9 +224,40 @@ def reader_batch(
     dist = torch.nan_to_num(xy.norm(dim=1), nan=1e3)
     there = (dist <= NEAR_PX).float()
     weight = ((dist <= NEAR_PX) | (dist > FAR_PX)).float()
-    value = torch.from_numpy(data["value"][idx]) - 1  # type: ignore[index]
-    state = torch.from_numpy(data["state"][idx])  # type: ignore[index]
+    value = torch.from_numpy(values) - 1
+    state = torch.from_numpy(states)
     return x.contiguous(), there, weight, value, state, torch.nan_to_num(xy) / NEAR_PX
+
+
+def _paste_squares(
+    imgs: np.ndarray,
+    off: np.ndarray,
+    values: np.ndarray,
+    states: np.ndarray,
+    rng: np.random.Generator,
+) -> None:
+    """Onto squares with no die in them: a real die (as the detector leaves one: its
+    centre near the square's, or anywhere) or something that is not a die."""
+    ppm = READ / 36.0  # the reader's px per mm
+    for k in range(len(imgs)):
+        if not np.isnan(off[k, 0]):
+            continue
+        u = rng.random()
+        if REAL and u < REAL_SHARE:
+            real = REAL[int(rng.integers(len(REAL)))]
+            patch, alpha, v = real.sample(rng, rng.uniform(*DIE_MM) * ppm)
+            if rng.random() < 0.75:
+                a, r = rng.uniform(0, 2 * math.pi), NEAR_PX * math.sqrt(rng.random())
+            else:
+                a, r = rng.uniform(0, 2 * math.pi), rng.uniform(FAR_PX + 2, READ / 2)
+            dx, dy = r * math.cos(a), r * math.sin(a)
+            paste(imgs[k], patch, alpha, READ / 2 + dx, READ / 2 + dy, rng)
+            off[k] = (dx, dy)
+            values[k], states[k] = v, 0
+        elif NOT_DICE and u < REAL_SHARE + NOT_DIE_SHARE:
+            patch, alpha = not_a_die(rng, ppm)
+            c = READ / 2 + rng.uniform(-12, 12, 2)
+            paste(imgs[k], patch, alpha, float(c[0]), float(c[1]), rng)
 
 
 def reader_loss(out: torch.Tensor, batch: tuple[torch.Tensor, ...]) -> torch.Tensor:
@@ -265,6 +311,7 @@ def detector_batch(
             heat[k, w, u] = 1.0
             where[k, :, w, u] = (cx - u, cy - w)
             mask[k, w, u] = 1.0
+        _paste_view(imgs[k], heat[k], where[k], mask[k], rng, xx, yy)
     x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255 - 0.5
     h, wh, m = torch.from_numpy(heat), torch.from_numpy(where), torch.from_numpy(mask)
     kq, flip = int(rng.integers(4)), bool(rng.integers(2))
@@ -280,6 +327,52 @@ def detector_batch(
         wh = torch.stack([1 - wh[:, 0], wh[:, 1]], 1)
     x = _photometric(x, g)
     return x.contiguous(), h.contiguous(), (wh * m[:, None]).contiguous(), m.contiguous()
+
+
+def _paste_view(
+    img: np.ndarray,
+    heat: np.ndarray,
+    where: np.ndarray,
+    mask: np.ndarray,
+    rng: np.random.Generator,
+    xx: np.ndarray,
+    yy: np.ndarray,
+) -> None:
+    """Onto a detector's view (1 px/mm), away from its dice: real dice (taught as dice) and
+    things that are not dice."""
+    size = img.shape[0]
+    taken = [
+        ((u + where[0, w, u]) * STRIDE, (w + where[1, w, u]) * STRIDE)
+        for w, u in zip(*np.nonzero(mask), strict=True)
+    ]
+    todo = []
+    if REAL and rng.random() < 0.5:
+        todo += ["real"] * int(rng.integers(1, 4))
+    if NOT_DICE and rng.random() < 0.6:
+        todo += ["not"] * int(rng.integers(1, 4))
+    for what in todo:
+        for _try in range(10):
+            x, y = rng.uniform(8, size - 8, 2)
+            if all(math.hypot(x - a, y - b) > 26 for a, b in taken):
+                break
+        else:
+            continue
+        if what == "real":
+            real = REAL[int(rng.integers(len(REAL)))]
+            patch, alpha, _ = real.sample(rng, rng.uniform(*DIE_MM))
+            paste(img, patch, alpha, x, y, rng)
+            cx, cy = (x + 0.5) / STRIDE, (y + 0.5) / STRIDE
+            u, w = int(cx), int(cy)
+            if 0 <= u < heat.shape[1] and 0 <= w < heat.shape[0]:
+                gauss = np.exp(-((xx - u) ** 2 + (yy - w) ** 2) / (2 * 0.8**2))
+                heat[:] = np.maximum(heat, gauss)
+                heat[w, u] = 1.0
+                where[:, w, u] = (cx - u, cy - w)
+                mask[w, u] = 1.0
+        else:
+            patch, alpha = not_a_die(rng, 1.0)
+            paste(img, patch, alpha, x, y, rng)
+        taken.append((x, y))
 
 
 def detector_loss(out: torch.Tensor, batch: tuple[torch.Tensor, ...]) -> torch.Tensor:
@@ -308,8 +401,13 @@ def fit(
 ) -> nn.Module:
     """`steps` steps of AdamW on one cycle of the learning rate, over `batch()`es."""
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, PEAK_LR, total_steps=steps, pct_start=0.1)
     start = time.time()
+    net.train()
+    if FROZEN_NORMS:  # fine-tuning networks read back from ONNX: their norms are folded
+        for m in net.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()
     for step in range(steps):
         b = batch()
         value = loss(net(b[0]), b)
@@ -325,12 +423,53 @@ def fit(
     return net.eval()
 
 
+def from_onnx(net: nn.Module, path: Path) -> nn.Module:
+    """`net` with the weights of the ONNX network at `path` (written by `export`, whose
+    batch norms ONNX folded into the convolutions): each convolution and linear layer
+    takes its folded weights and bias in order, each batch norm becomes the identity
+    plus that bias (running mean 0, variance 1 - eps), and stays frozen (`FROZEN_NORMS`)."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    inits = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    layers = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
+    mods = [m for m in net.modules() if isinstance(m, nn.Conv2d | nn.Linear)]
+    if len(layers) != len(mods):
+        raise SystemExit(f"{path}: {len(layers)} layers, the network has {len(mods)}")
+    norms = {
+        id(prev): m
+        for prev, m in zip(list(net.modules()), list(net.modules())[1:], strict=False)
+        if isinstance(m, nn.BatchNorm2d)
+    }
+    with torch.no_grad():
+        for node, mod in zip(layers, mods, strict=True):
+            w = torch.from_numpy(inits[node.input[1]].copy())
+            b = torch.from_numpy(inits[node.input[2]].copy())
+            if w.shape != mod.weight.shape:
+                raise SystemExit(
+                    f"{path}: {node.name} {tuple(w.shape)} != {tuple(mod.weight.shape)}"
+                )
+            mod.weight.copy_(w)
+            bn = norms.get(id(mod))
+            if bn is not None:
+                bn.weight.fill_(1.0)
+                bn.bias.copy_(b)
+                bn.running_mean.zero_()
+                bn.running_var.fill_(1.0 - bn.eps)
+            else:
+                mod.bias.copy_(b)
+    return net
+
+
 def train_reader(train: dict[str, object], steps: int, seed: int, wide: bool = True) -> Reader:
     rng, g = np.random.default_rng(seed), torch.Generator().manual_seed(seed)
     value = train["value"]
     assert isinstance(value, np.ndarray)
     n = len(value)
     net = Reader(WIDE) if wide else Reader()
+    if INIT is not None:
+        from_onnx(net, INIT / "dice_reader.onnx")
     fit(
         net,
         "reader",
@@ -344,6 +483,8 @@ def train_reader(train: dict[str, object], steps: int, seed: int, wide: bool = T
 def train_detector(train: dict[str, object], steps: int, seed: int, light: bool = True) -> Detector:
     rng, g = np.random.default_rng(seed), torch.Generator().manual_seed(seed)
     net = Detector(light)
+    if INIT is not None:
+        from_onnx(net, INIT / "dice_detector.onnx")
     fit(net, "detector", steps, lambda: detector_batch(train, 24, 192, rng, g), detector_loss)
     return net
 
@@ -447,11 +588,29 @@ def main() -> None:
     ap.add_argument("--narrow", action="store_true", help="the reader with fewer channels")
     ap.add_argument("--heavy", action="store_true", help="the detector with more layers")
     ap.add_argument("--turn", action="store_true", help="squares turned and mirrored at random")
+    ap.add_argument(
+        "--real",
+        action="append",
+        default=[],
+        metavar="DIR:SCALE",
+        help="real dice cut from this labelled folder and pasted (SCALE: a box's side to the "
+        "die's face, e.g. 1.15 for shared/data/dice_real_dev, 1 for dice_real_topdown_dev)",
+    )
+    ap.add_argument("--not-dice", action="store_true", help="paste things that are not dice")
+    ap.add_argument("--init", help="fine-tune the networks in this folder (ONNX) instead")
+    ap.add_argument("--lr", type=float, default=3e-3, help="the learning rate's peak")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    global TURN
+    global TURN, NOT_DICE, INIT, FROZEN_NORMS, PEAK_LR
     TURN = args.turn
+    NOT_DICE = args.not_dice
+    PEAK_LR = args.lr
+    if args.init:
+        INIT, FROZEN_NORMS = Path(args.init), True
+    for spec in args.real:
+        folder, _, scale = spec.rpartition(":")
+        REAL.append(RealDice(Path(folder), float(scale)))
     out = Path(args.out)
     if args.only != "detector":
         train, held = load([Path(d) for d in args.data], "reader")

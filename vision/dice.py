@@ -2182,9 +2182,30 @@ def net_dice(cfg: Config, image: Image, geo: BoardGeometry) -> list[DieReading]:
     return out
 
 
+def plain_net_dice(cfg: Config, image: Image) -> list[DieReading]:
+    """The dice the networks read on a plain colour photo (`vision.dicenet`)."""
+    out = []
+    for d in dicenet.find_dice_plain(cfg, image):
+        best = int(np.argmax(d.values))
+        sure = float(d.values[best])
+        state = dicenet.STATES[int(np.argmax(d.states))]
+        out.append(
+            DieReading(
+                best + 1 if sure >= cfg["net"]["value_min"] else None,
+                sure,
+                (d.x_px, d.y_px),
+                flat=state != "cocked",
+                on_checker=state == "on_checker",
+            )
+        )
+    return out
+
+
 def uses_net(cfg: Config, image: Image, geo: BoardGeometry | None) -> bool:
-    """Whether the networks read this frame: a calibrated colour frame, `[net] use` on."""
-    return geo is not None and bool(cfg["net"]["use"]) and _colour(image)
+    """Whether the networks read this frame: a colour frame, `[net] use` on, and either a
+    calibration or `[net] plain` on."""
+    on = geo is not None or bool(cfg["net"]["plain"])
+    return on and bool(cfg["net"]["use"]) and _colour(image)
 
 
 def read_dice(
@@ -2205,9 +2226,9 @@ def read_dice(
     """
     start = time.perf_counter()
     whole = gray is None and region is None  # the whole frame, read here alone
-    if whole and geo is not None and uses_net(cfg, image, geo):
-        dice = net_dice(cfg, image, geo)
-        roll, valid, reasons = verdict(dice, roller, True)
+    if whole and uses_net(cfg, image, geo):
+        dice = net_dice(cfg, image, geo) if geo is not None else plain_net_dice(cfg, image)
+        roll, valid, reasons = verdict(dice, roller, geo is not None)
         return DiceResult(dice, roll, valid, reasons, (time.perf_counter() - start) * 1000)
     if gray is None:
         gray = to_gray(image) if geo is None else board_gray(image, geo)

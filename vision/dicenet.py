@@ -222,3 +222,124 @@ def find_dice(cfg: Config, image: Image, geo: BoardGeometry) -> list[NetDie]:
         ):
             kept.append(d)
     return kept
+
+
+# --- plain photos -----------------------------------------------------------------------
+# Without a calibration a die's size in the picture is not known: the photo is searched at
+# a ladder of scales, each making dice of one size as large as the detector was trained on
+# a board seen at `[net] detect_px_per_mm` (`[net] plain_die_px`). The reader reads each
+# mark at twice that scale, as on a board. Marks of one die at neighbouring scales are one.
+
+
+PLAIN_SIDE_MIN = 24  # px: a photo scaled smaller than this on a side is not searched
+
+
+@dataclass
+class PlainDie:
+    """A die found on a plain photo: centre (photo px), side (photo px, as the scale it was
+    found at says), the reader's odds as on a board (`NetDie`)."""
+
+    x_px: float
+    y_px: float
+    side_px: float
+    present: float
+    values: Floats
+    states: Floats
+
+
+def plain_scales(cfg: Config, width: int, height: int) -> list[float]:
+    """The photo's scales to search, largest first: the smallest die searched is
+    `[net] plain_side_min_px` across, unless the photo at that scale would have more than
+    `[net] plain_pixels_max` pixels; the largest fills `1 / [net] plain_fill_max` of the
+    photo's shorter side. Each scale is `[net] plain_step` times the next."""
+    n = cfg["net"]
+    die = float(n["plain_die_px"])
+    top = min(
+        die / float(n["plain_side_min_px"]), math.sqrt(n["plain_pixels_max"] / (width * height))
+    )
+    low = die * float(n["plain_fill_max"]) / min(width, height)
+    scales: list[float] = []
+    s = top
+    while s >= low * 0.999 or not scales:
+        scales.append(s)
+        s /= float(n["plain_step"])
+    return scales
+
+
+class _Pyramid:
+    """A photo at the scales asked for, each resized from the smallest one already made
+    that is at least as large (resizing a 12-megapixel photo again for each would cost
+    most of the time)."""
+
+    def __init__(self, image: Image) -> None:
+        self.levels: list[tuple[float, Image]] = [(1.0, np.asarray(image[:, :, :3], np.uint8))]
+
+    def at(self, scale: float) -> tuple[Image, float, float]:
+        """The photo resized by about `scale`, and the exact scales it got (x, y)."""
+        h, w = self.levels[0][1].shape[:2]
+        sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
+        source = min(
+            (lv for lv in self.levels if lv[0] >= scale), key=lambda lv: lv[0], default=None
+        )
+        if source is None:
+            source = self.levels[0]
+        how = cv2.INTER_AREA if sw < source[1].shape[1] else cv2.INTER_LINEAR
+        out = np.asarray(cv2.resize(source[1], (sw, sh), interpolation=how), np.uint8)
+        if scale < 1:
+            self.levels.append((scale, out))
+        return out, sw / w, sh / h
+
+
+def find_dice_plain(cfg: Config, image: Image) -> list[PlainDie]:
+    """Every die on a plain colour photo (no calibration): marked by the detector at each of
+    `plain_scales`, read where marked (the reader's square cut from the photo at twice that
+    scale, as a board square at `[net] read_px_per_mm` is to the detector's view), one per
+    place (the surest where two lie closer than `[net] plain_apart` of the larger's side)."""
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] < 3:
+        raise ImageError("the dice networks need a colour image")
+    n = cfg["net"]
+    h, w = image.shape[:2]
+    ratio = n["read_px_per_mm"] / n["detect_px_per_mm"]
+    size = int(n["read_px"])
+    pyramid = _Pyramid(image)
+    marks: list[tuple[float, float, float, float]] = []  # photo x, y (px), scale, odds
+    for s in plain_scales(cfg, w, h):
+        if min(w, h) * s < PLAIN_SIDE_MIN:
+            continue
+        small, kx, ky = pyramid.at(s)
+        view = View(1.0, 0.0, 0.0, small.shape[1], small.shape[0])
+        for u, v, odds in detect(cfg, small, view):  # u, v: the scaled photo's pixel edges
+            marks.append((u / kx - 0.5, v / ky - 0.5, s, odds))
+    marks = sorted(marks, key=lambda m: -m[3])[: int(n["plain_marks_max"])]
+    crops, where = [], []
+    for s in sorted({m[2] for m in marks}):
+        big, kx, ky = pyramid.at(s * ratio)
+        for x, y, _, _ in (m for m in marks if m[2] == s):
+            centre = ((x + 0.5) * kx - 0.5, (y + 0.5) * ky - 0.5)
+            crops.append(np.asarray(cv2.getRectSubPix(big, (size, size), centre), np.uint8))
+            where.append((x, y, s * ratio, kx))
+    if not crops:
+        return []
+    out = _run("dice_reader.onnx", blob(crops)).reshape(len(crops), -1)
+    dice = []
+    for (x, y, k, kx), o in zip(where, out, strict=True):
+        shift = o[10:12] * n["read_shift_px"] / kx  # the die's centre from the square's, px
+        dice.append(
+            PlainDie(
+                x + float(shift[0]),
+                y + float(shift[1]),
+                float(n["plain_die_px"]) * ratio / k,
+                float(_sigmoid(o[0:1])[0]),
+                _softmax(o[1:7]),
+                _softmax(o[7:10]),
+            )
+        )
+    kept: list[PlainDie] = []
+    for d in sorted(dice, key=lambda d: -d.present):
+        if d.present >= n["present_min"] and all(
+            math.dist((d.x_px, d.y_px), (e.x_px, e.y_px))
+            > n["plain_apart"] * max(d.side_px, e.side_px)
+            for e in kept
+        ):
+            kept.append(d)
+    return kept

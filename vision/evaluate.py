@@ -86,10 +86,13 @@ class Metrics:
 
 
 def _truth(entry: dict[str, Any]) -> list[tuple[float, float, float, int]]:
-    """(x, y, match radius, value) for each labelled die."""
+    """(x, y, match radius, value) for each labelled die; value 0 for a die whose face
+    shows an emblem instead of pips (`nonstandard_box_idx`): not scored, and a die read
+    there is not an extra one."""
     out = []
-    for x, y, w, h, v in entry.get("boxes", []):
-        out.append((x + w / 2, y + h / 2, 0.7 * max(w, h), int(v)))
+    odd = set(entry.get("nonstandard_box_idx", []))
+    for k, (x, y, w, h, v) in enumerate(entry.get("boxes", [])):
+        out.append((x + w / 2, y + h / 2, 0.7 * max(w, h), 0 if k in odd else int(v)))
     for d in entry.get("dice", []) if "boxes" not in entry else []:
         out.append((d["center_px"][0], d["center_px"][1], d.get("radius_px", 15.0), d["value"]))
     return out
@@ -148,13 +151,17 @@ def evaluate(cfg: Config, folder: str | Path, backgrounds: bool = False) -> Metr
         m.times_ms.append((time.perf_counter() - start) * 1000)
         m.images += 1
         used: set[int] = set()
-        for x, y, radius, value in truth:
-            m.dice += 1
+        for x, y, radius, value in sorted(truth, key=lambda t: t[3] == 0):
             best = None
             for k, die in enumerate(result.dice):
                 dist = float(np.hypot(die.center_px[0] - x, die.center_px[1] - y))
                 if k not in used and dist < radius and (best is None or dist < best[1]):
                     best = (k, dist)
+            if value == 0:
+                if best is not None:
+                    used.add(best[0])
+                continue
+            m.dice += 1
             if best is None:
                 m.missed += 1
                 m.confusion[value, NONE] += 1
