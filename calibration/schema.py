@@ -10,6 +10,12 @@ below): the readers size their work by these numbers, and a board 10 km wide
 or a lens with a focal length of 1e-300 px made them ask for gigabytes, hang
 or fail deep inside OpenCV (issue 30). `calibrate` writes only what `load`
 reads back (`Calibration.save` checks the document it writes).
+
+The optional `appearance` block is what `calibrate` learned of this board from a frame
+of the starting position (`vision.board_learn`): each side's checker colour, which of
+them is white's, the checkers' size and spacing, the two point colours and the
+surface's. Files without it stay valid; a block with a bad value is refused like any
+other key.
 """
 
 from __future__ import annotations
@@ -45,6 +51,16 @@ OTHER_DIST_MAX = 1.0  # |p1|, |p2|, thin prism, tilt: small by nature
 RADIAL = {0, 1, 4, 5, 6, 7}  # indices of k1, k2, k3, k4, k5, k6 in OpenCV's order
 
 
+# The appearance block: colours in CIE L*a*b* as OpenCV computes it from 8-bit BGR,
+# rescaled to L* 0-100 and a*, b* -128..127 (`vision.board_colours.checker_colours`);
+# checker sizes as shares of a point's width (`vision.board.BoardReader`).
+LAB_L = (0.0, 100.0)
+LAB_AB = 128.0
+CHECKER_OF_POINT = (0.5, 1.0)  # a checker's diameter, and its step in a row
+COLOUR_GAP_MIN = 5.0  # Lab: two checker colours closer than this are one colour
+WHITE_IS = ("light", "dark")
+
+
 class CalibrationError(ValueError):
     """A calibration file or value that cannot be used; the message is one line."""
 
@@ -62,6 +78,49 @@ class Camera:
     dist: tuple[float, ...]
 
 
+Lab = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class CheckerLook:
+    """One side's checkers: the median colour over their middles, and that of their most
+    coloured quarter (a marbled or printed top's own colour)."""
+
+    lab: Lab
+    coloured_lab: Lab
+
+
+@dataclass(frozen=True)
+class Appearance:
+    """What this board looks like, learned once from the starting position."""
+
+    white: CheckerLook
+    black: CheckerLook
+    points_lab: tuple[Lab, Lab]  # the triangles of white's odd points, of its even ones
+    surface_lab: Lab  # the playing surface between the triangles' tips
+    white_is: str = "light"  # which of the two sets is white's: "light" or "dark"
+    diameter_of_point: float = 0.94  # a checker's diameter, of a point's width
+    pitch_of_point: float = 0.94  # neighbours' step in a row, of a point's width
+
+    def to_json(self) -> dict[str, Any]:
+        def lab(v: Lab) -> list[float]:
+            return [round(c, 2) for c in v]
+
+        return {
+            "white_is": self.white_is,
+            "checkers": {
+                side: {"lab": lab(look.lab), "coloured_lab": lab(look.coloured_lab)}
+                for side, look in (("white", self.white), ("black", self.black))
+            }
+            | {
+                "diameter_of_point": round(self.diameter_of_point, 4),
+                "pitch_of_point": round(self.pitch_of_point, 4),
+            },
+            "points_lab": {"odd": lab(self.points_lab[0]), "even": lab(self.points_lab[1])},
+            "surface_lab": lab(self.surface_lab),
+        }
+
+
 @dataclass(frozen=True)
 class Calibration:
     """Where the playing surface is in the camera image, and its size in millimetres."""
@@ -73,6 +132,7 @@ class Calibration:
     bar_width_mm: float = 50.0
     white_home: str = "right"
     camera: Camera | None = None
+    appearance: Appearance | None = None  # learned from the starting position, if it was
 
     def __post_init__(self) -> None:
         validate(self)
@@ -95,6 +155,8 @@ class Calibration:
                 "matrix": [list(row) for row in self.camera.matrix],
                 "dist": list(self.camera.dist),
             }
+        if self.appearance is not None:
+            doc["appearance"] = self.appearance.to_json()
         return doc
 
     def save(self, path: str | Path) -> None:
@@ -126,6 +188,48 @@ def _pair(value: Any, where: str) -> Point:
     if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 2:
         raise CalibrationError(f"{where}: expected [x, y], got {value!r}")
     return _number(value[0], where), _number(value[1], where)
+
+
+def _lab(value: Any, where: str) -> Lab:
+    if not isinstance(value, list) or len(value) != 3:
+        raise CalibrationError(f"{where}: expected [L*, a*, b*], got {value!r}")
+    a, b, c = (_number(v, where) for v in value)
+    return a, b, c
+
+
+def _appearance(block: Any) -> Appearance:
+    """The appearance block's values, typed (their bounds: `check_appearance`)."""
+    where = "appearance"
+    checkers = _get(block, "checkers", where)
+    looks = []
+    for side in ("white", "black"):
+        look = _get(checkers, side, f"{where}.checkers")
+        at = f"{where}.checkers.{side}"
+        looks.append(
+            CheckerLook(
+                _lab(_get(look, "lab", at), f"{at}.lab"),
+                _lab(_get(look, "coloured_lab", at), f"{at}.coloured_lab"),
+            )
+        )
+    points = _get(block, "points_lab", where)
+    return Appearance(
+        white=looks[0],
+        black=looks[1],
+        white_is=_get(block, "white_is", where),
+        diameter_of_point=_number(
+            _get(checkers, "diameter_of_point", f"{where}.checkers"),
+            f"{where}.checkers.diameter_of_point",
+        ),
+        pitch_of_point=_number(
+            _get(checkers, "pitch_of_point", f"{where}.checkers"),
+            f"{where}.checkers.pitch_of_point",
+        ),
+        points_lab=(
+            _lab(_get(points, "odd", f"{where}.points_lab"), f"{where}.points_lab.odd"),
+            _lab(_get(points, "even", f"{where}.points_lab"), f"{where}.points_lab.even"),
+        ),
+        surface_lab=_lab(_get(block, "surface_lab", where), f"{where}.surface_lab"),
+    )
 
 
 def from_json(doc: Any) -> Calibration:
@@ -164,6 +268,9 @@ def from_json(doc: Any) -> Calibration:
         if not isinstance(dist, list):
             raise CalibrationError("camera.dist: expected a list of numbers")
         camera = Camera((rows[0], rows[1], rows[2]), tuple(_number(v, "camera.dist") for v in dist))
+    appearance = None
+    if "appearance" in doc and doc["appearance"] is not None:
+        appearance = _appearance(doc["appearance"])
     return Calibration(
         image_size=(int(size[0]), int(size[1])),
         corners_px=(corners[0], corners[1], corners[2], corners[3]),
@@ -172,6 +279,7 @@ def from_json(doc: Any) -> Calibration:
         bar_width_mm=_number(_get(board, "bar_width_mm", "board"), "board.bar_width_mm"),
         white_home=_get(board, "white_home", "board"),
         camera=camera,
+        appearance=appearance,
     )
 
 
@@ -282,6 +390,58 @@ def check_camera(camera: Camera, image_size: tuple[int, int], name: str = "camer
             )
 
 
+def _check_lab(value: Lab, name: str) -> None:
+    if len(value) != 3 or not all(_finite(v) for v in value):
+        raise CalibrationError(f"{name}: expected [L*, a*, b*], three finite numbers")
+    lo, hi = LAB_L
+    if not (lo <= value[0] <= hi and all(abs(v) <= LAB_AB for v in value[1:])):
+        raise CalibrationError(
+            f"{name}: {list(value)} is not a colour (L* {lo:g}-{hi:g}, a* and b* within "
+            f"+-{LAB_AB:g})"
+        )
+
+
+def check_appearance(look: Appearance, name: str = "appearance") -> None:
+    """CalibrationError naming the key unless the block describes a board: Lab colours,
+    checkers of a real share of a point that do not overlap in a row, two checker
+    colours that differ, and `white_is` agreeing with their lightness."""
+    if look.white_is not in WHITE_IS:
+        raise CalibrationError(
+            f"{name}.white_is: expected 'light' or 'dark', got {look.white_is!r}"
+        )
+    for side, checker in (("white", look.white), ("black", look.black)):
+        _check_lab(checker.lab, f"{name}.checkers.{side}.lab")
+        _check_lab(checker.coloured_lab, f"{name}.checkers.{side}.coloured_lab")
+    _check_lab(look.points_lab[0], f"{name}.points_lab.odd")
+    _check_lab(look.points_lab[1], f"{name}.points_lab.even")
+    _check_lab(look.surface_lab, f"{name}.surface_lab")
+    lo, hi = CHECKER_OF_POINT
+    for key in ("diameter_of_point", "pitch_of_point"):
+        v = getattr(look, key)
+        if not (_finite(v) and lo <= v <= hi):
+            raise CalibrationError(
+                f"{name}.checkers.{key}: {v} is not a checker's share of a point's width "
+                f"({lo:g}-{hi:g})"
+            )
+    if look.pitch_of_point < look.diameter_of_point - 1e-6:
+        raise CalibrationError(
+            f"{name}.checkers.pitch_of_point: {look.pitch_of_point} is less than the diameter "
+            f"{look.diameter_of_point} (checkers in a row do not overlap)"
+        )
+    if math.dist(look.white.lab, look.black.lab) < COLOUR_GAP_MIN:
+        raise CalibrationError(
+            f"{name}.checkers: white's and black's colours are the same "
+            f"(less than {COLOUR_GAP_MIN:g} apart in Lab)"
+        )
+    white_l, black_l = look.white.lab[0], look.black.lab[0]
+    if (white_l < black_l) if look.white_is == "light" else (white_l > black_l):
+        raise CalibrationError(
+            f"{name}.white_is: {look.white_is!r}, but white's checkers (L* {white_l:g}) are "
+            f"{'darker' if look.white_is == 'light' else 'lighter'} than black's "
+            f"(L* {black_l:g})"
+        )
+
+
 def validate(cal: Calibration) -> None:
     """Raises CalibrationError with the first problem found."""
     check_board_size(cal.width_mm, cal.height_mm, cal.bar_width_mm)
@@ -317,3 +477,5 @@ def validate(cal: Calibration) -> None:
             )
     if cal.camera is not None:
         check_camera(cal.camera, cal.image_size)
+    if cal.appearance is not None:
+        check_appearance(cal.appearance)

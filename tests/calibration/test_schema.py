@@ -158,3 +158,110 @@ def test_the_real_boards_labelled_in_shared_data_are_within_the_bounds() -> None
         doc = {"format": GOOD["format"], "version": 1, "image_size": [1280, 720]}
         from_json({**doc, "board": entry["board"]})
     assert boards
+
+
+# --- the appearance block (issue 27): optional, and checked like the rest -------------
+
+LOOK: dict[str, Any] = {
+    "white_is": "light",
+    "checkers": {
+        "white": {"lab": [88.0, 0.0, 4.0], "coloured_lab": [87.0, 1.0, 6.0]},
+        "black": {"lab": [68.0, 12.0, 55.0], "coloured_lab": [66.0, 14.0, 60.0]},
+        "diameter_of_point": 0.9,
+        "pitch_of_point": 0.92,
+    },
+    "points_lab": {"odd": [35.0, 50.0, 30.0], "even": [85.0, 0.0, 5.0]},
+    "surface_lab": [45.0, -30.0, 20.0],
+}
+
+
+def with_look(**changes: Any) -> dict[str, Any]:
+    """GOOD with the LOOK block, changed as `edited` changes GOOD (keys under it)."""
+    doc = copy.deepcopy(GOOD)
+    doc["appearance"] = look = copy.deepcopy(LOOK)
+    for path, value in changes.items():
+        *parents, key = path.split("__")
+        target = look
+        for p in parents:
+            target = target[p]
+        if value is KeyError:
+            del target[key]
+        else:
+            target[key] = value
+    return doc
+
+
+def test_the_appearance_block_reads_and_round_trips(tmp_path: Path) -> None:
+    cal = from_json(with_look())
+    assert cal.appearance is not None
+    assert cal.appearance.white.lab == (88.0, 0.0, 4.0) and cal.appearance.white_is == "light"
+    assert cal.appearance.points_lab[1] == (85.0, 0.0, 5.0)
+    path = tmp_path / "cal.json"
+    cal.save(path)
+    assert load(path) == cal
+    assert json.loads(path.read_text())["appearance"] == LOOK
+
+
+def test_a_file_without_the_block_or_with_it_null_stays_valid_and_writes_none() -> None:
+    for doc in (GOOD, {**GOOD, "appearance": None}):
+        cal = from_json(doc)
+        assert cal.appearance is None and "appearance" not in cal.to_json()
+
+
+def test_unknown_keys_inside_the_block_are_ignored() -> None:
+    assert from_json(with_look(note="learned at the club", checkers__rim=True)).appearance
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ({**GOOD, "appearance": [1, 2]}, "appearance: expected an object"),
+        (with_look(white_is=KeyError), "appearance: missing key 'white_is'"),
+        (with_look(white_is="pale"), "appearance.white_is: expected 'light' or 'dark'"),
+        (with_look(checkers__black=KeyError), "appearance.checkers: missing key 'black'"),
+        (
+            with_look(checkers__white__lab=[88.0, 0.0]),
+            "appearance.checkers.white.lab: expected [L*, a*, b*]",
+        ),
+        (
+            with_look(checkers__white__coloured_lab=[88.0, "x", 0.0]),
+            "appearance.checkers.white.coloured_lab: expected a number",
+        ),
+        (
+            with_look(checkers__black__lab=[168.0, 12.0, 55.0]),
+            "appearance.checkers.black.lab: [168.0, 12.0, 55.0] is not a colour",
+        ),
+        (
+            with_look(points_lab__odd=[35.0, 500.0, 30.0]),
+            "appearance.points_lab.odd: [35.0, 500.0, 30.0] is not a colour",
+        ),
+        (with_look(points_lab__even=KeyError), "appearance.points_lab: missing key 'even'"),
+        (with_look(surface_lab=[float("nan"), 0, 0]), "appearance.surface_lab: expected a number"),
+        (
+            with_look(checkers__diameter_of_point=3.0),
+            "appearance.checkers.diameter_of_point: 3.0 is not a checker's share",
+        ),
+        (
+            with_look(checkers__pitch_of_point=True),
+            "appearance.checkers.pitch_of_point: expected a number",
+        ),
+        (
+            with_look(checkers__pitch_of_point=0.8),
+            "appearance.checkers.pitch_of_point: 0.8 is less than the diameter",
+        ),
+        (
+            with_look(checkers__black__lab=[88.0, 1.0, 5.0]),
+            "appearance.checkers: white's and black's colours are the same",
+        ),
+        (
+            with_look(white_is="dark"),
+            "appearance.white_is: 'dark', but white's checkers (L* 88) are lighter",
+        ),
+    ],
+)
+def test_a_bad_appearance_value_gets_a_one_line_reason_naming_the_key(
+    doc: Any, message: str
+) -> None:
+    with pytest.raises(CalibrationError) as e:
+        from_json(doc)
+    assert message in str(e.value) and "\n" not in str(e.value)
