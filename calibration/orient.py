@@ -4,7 +4,8 @@ Given the playing surface's four corners in any order, try the 8 ways to name
 them (4 rotations x white's home right or left). In the starting position 8 of
 the 24 points hold checkers at their base (white's 24, 13, 8, 6 and black's,
 which are white's 1, 12, 17, 19) and 16 show their bare triangle; white's
-checkers are the lighter ones (CONTRACTS.md §1). The hypothesis under which
+checkers are the lighter ones (CONTRACTS.md §1), unless told they are the darker
+(`white_is="dark"`, a board whose white player has the dark set). The hypothesis under which
 empty points look like their triangles, occupied ones do not, and the light
 checkers stand on white's points is the orientation. A board that is not in
 the starting position gives no clear winner, and the caller falls back to the
@@ -63,9 +64,9 @@ def _slot_colours(image: NDArray[np.uint8], geo: BoardGeometry) -> NDArray[np.fl
     return colours
 
 
-def _score(colours: NDArray[np.float64]) -> tuple[float, bool]:
+def _score(colours: NDArray[np.float64], white_is: str = "light") -> tuple[float, bool]:
     """How well the slots fit the starting position under one hypothesis (higher is better),
-    and whether they fit it exactly."""
+    and whether they fit it exactly; white's checkers the `white_is` ("light", "dark") set."""
     occupied = set(WHITE_START) | set(BLACK_START)
     empty = [n for n in range(1, 25) if n not in occupied]
     triangle = {
@@ -78,6 +79,8 @@ def _score(colours: NDArray[np.float64]) -> tuple[float, bool]:
     spread = np.std(colours, axis=0).mean() + 1e-3
     light = np.mean([colours[n - 1][0] for n in WHITE_START])
     dark = np.mean([colours[n - 1][0] for n in BLACK_START])
+    if white_is == "dark":  # white's set is the darker one: lightness counts the other way
+        light, dark = dark, light
     # Occupied slots unlike their triangles, empty ones like them, white's checkers lighter.
     score = float((off_occupied - off_empty) / spread + np.clip((light - dark) / spread, -1.0, 1.0))
     most_unlike = set(sorted(off, key=lambda n: -off[n])[:8])
@@ -93,8 +96,10 @@ def orient(
     bar_width_mm: float = 50.0,
     camera: Camera | None = None,
     white_home: str | None = None,
+    white_is: str = "light",
 ) -> Orientation:
-    """The orientation of a board in the starting position, from its corners in any order."""
+    """The orientation of a board in the starting position, from its corners in any order;
+    white's seat is that of the `white_is` ("light" or "dark") set."""
     pts = clockwise(np.asarray(corners, dtype=np.float64).reshape(4, 2))
     size = (image.shape[1], image.shape[0])
     results: list[tuple[float, tuple[tuple[float, float], ...], str, bool]] = []
@@ -107,7 +112,7 @@ def orient(
             except CalibrationError as e:
                 problem = e
                 continue
-            score, exact = _score(_slot_colours(image, BoardGeometry(cal)))
+            score, exact = _score(_slot_colours(image, BoardGeometry(cal)), white_is)
             results.append((score, quad, home, exact))
     if not results:
         raise problem or CalibrationError("the corners do not make a board outline")

@@ -21,6 +21,11 @@ circle of one known size and every point is an upright strip. Then, per point:
    group (CONTRACTS.md §1), whatever the two colours are. Checkers on the bar are their
    colour's, whichever half of the bar they lie in.
 
+A calibration that learned this board from the starting position (its `appearance`
+block, `vision.board_learn`) gives the checkers' size and the two colours from the
+first frame on: the group like white's learned colour is white's, light or dark, and a
+frame with one colour left is read against the colours learned.
+
 A checker is a rim found all round with one even colour on some ring inside it; a rim
 found all round (`rim_sure`) may have a logo, a dished top or marbling inside.
 
@@ -44,7 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
-from vision.board_colours import checker_colours, split_colours
+from vision.board_colours import checker_colours, known_centres, split_colours
 from vision.board_count import Counting
 from vision.board_layout import (
     MAX_CHECKERS,
@@ -137,6 +142,15 @@ class BoardReader(Counting):
         # Checkers' size is this board's: settled on the first frame that shows enough.
         self.size_settled = False
         self.colour_centres: NDArray[np.float64] | None = None
+        # ... or learned at calibration, with the two colours and which is white's.
+        look = geo.cal.appearance
+        self.learned = look is not None
+        if look is not None:
+            self._use_share(look.diameter_of_point, look.pitch_of_point)
+            self.size_settled = True
+            self.colour_centres = known_centres(
+                look.white.lab + look.white.coloured_lab, look.black.lab + look.black.coloured_lab
+            )
 
     def _use_share(self, share: float, pitch: float | None = None) -> None:
         """Read checkers `share` of a point's width across, lying `pitch` of it apart in a
@@ -325,6 +339,27 @@ class BoardReader(Counting):
         patterned = (scores >= self.s.rim_sure) & (uniform >= self.s.inside_min)
         return np.where(patterned, scores, np.minimum(scores, uniform)).astype(np.float64), refined
 
+    def smooth_lab(self, view: Image) -> tuple[Image, Image]:
+        """The board view smoothed, and in OpenCV Lab: what checkers' colours are read in."""
+        smooth = np.asarray(cv2.GaussianBlur(view, (0, 0), 1.0), np.uint8)
+        return smooth, np.asarray(cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB), np.uint8)
+
+    def colours_at(self, lab: Image, centres: NDArray[np.float64]) -> list[tuple[float, ...]]:
+        """The colour (`checker_colours`) of checkers centred at `centres` (px in the board
+        view, n x 2), each from a grid over its middle, all at once."""
+        inner = max(1, round(self.d_mm * self.s.px_per_mm * self.s.colour_share / 2))
+        grid = np.arange(-inner, inner + 1, 2)
+        gx, gy = np.meshgrid(grid, grid)
+        at = np.rint(centres).astype(np.intp).reshape(-1, 2)
+        ix = np.clip(at[:, 0:1] + gx.ravel(), 0, lab.shape[1] - 1)
+        iy = np.clip(at[:, 1:2] + gy.ravel(), 0, lab.shape[0] - 1)
+        return checker_colours(lab[iy, ix])
+
+    def to_view(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        """Board millimetres to pixels of the board view."""
+        s = self.s.px_per_mm
+        return (x_mm + self.m) * s - 0.5, (y_mm + self.m) * s - 0.5
+
     def _all_circles(
         self, cmap: FloatImage, gx: FloatImage, gy: FloatImage, smooth: Image, lab: Image
     ) -> list[_Found]:
@@ -343,7 +378,6 @@ class BoardReader(Counting):
         if not rows:
             return found
         scores, refined = self.oriented(gx, gy, smooth, np.array(rows))
-        inner = max(1, round(self.d_mm * s * self.s.colour_share / 2))
         taken: list[list[float]] = [[] for _ in self.places]  # along, mm
         kept: list[int] = []
         apart = 0.7 * min(self.d_mm, self.pitch_mm)
@@ -359,13 +393,7 @@ class BoardReader(Counting):
             taken[owner[k]].append(along)
             f.circles.append((float(x), float(y), float(scores[k])))
             kept.append(k)
-        # Each checker's colour from a grid over its middle, all checkers at once.
-        grid = np.arange(-inner, inner + 1, 2)
-        gx_, gy_ = np.meshgrid(grid, grid)
-        at = np.rint(refined[kept]).astype(np.intp)
-        ix = np.clip(at[:, 0:1] + gx_.ravel(), 0, lab.shape[1] - 1)
-        iy = np.clip(at[:, 1:2] + gy_.ravel(), 0, lab.shape[0] - 1)
-        colours = checker_colours(lab[iy, ix])
+        colours = self.colours_at(lab, refined[kept])
         for k, colour in zip(kept, colours, strict=True):
             found[owner[k]].colours.append(colour)
         for f, along_mm in zip(found, taken, strict=True):
@@ -379,15 +407,14 @@ class BoardReader(Counting):
         t0 = time.perf_counter()
         view = self.rectify(image)
         gx, gy, edges = self.edges(view)
-        smooth = np.asarray(cv2.GaussianBlur(view, (0, 0), 1.0), np.uint8)
-        lab = np.asarray(cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB), np.uint8)
+        smooth, lab = self.smooth_lab(view)
         if not self.size_settled:
             self._settle_size(edges, gx, gy, smooth, lab)
         cmap = self.circle_map(edges)
         found = self._all_circles(cmap, gx, gy, smooth, lab)
         found = self._bar_together(found)
         colours = np.array([c for f in found for c in f.colours], np.float64).reshape(-1, 6)
-        split = split_colours(colours, self.s.colour_gap_min, self.colour_centres)
+        split = split_colours(colours, self.s.colour_gap_min, self.colour_centres, self.learned)
         if split.centres is not None and split.confidence >= 1.0:
             # This board's two colours, for frames that show one colour only (late in a
             # bear-off): a gold checker alone is still black's.

@@ -5,7 +5,9 @@ ivory and brown, marbled ones, rimmed ones, ones with logos. Rather than expect 
 and dark, the colours inside every checker found are split in two groups in Lab
 (2-means); white's are the lighter group (CONTRACTS.md §1: white has the light
 checkers). Each checker's confidence is how clearly it lies nearer its own group's
-centre than the other's.
+centre than the other's. A board whose colours were learned at calibration
+(`vision.board_learn`) names the groups by those colours instead: white's may be the
+darker set there.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ COLOURED_SHARE = 25.0  # percent of a checker's middle taken as its most coloure
 class ColourSplit:
     """Which group each checker's colour is in, and how sure."""
 
-    white: NDArray[np.bool_]  # per checker: in the lighter group
+    white: NDArray[np.bool_]  # per checker: in white's group
     sure: NDArray[np.float64]  # per checker, 0-1
     confidence: float  # of the split as a whole: the groups' separation, 0-1
     centres: NDArray[np.float64] | None = None  # white's and black's (weighted), if two
@@ -56,11 +58,21 @@ def _weighted(lab: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.asarray(lab * w / np.sqrt(lab.shape[1] // 3), np.float64)
 
 
+def known_centres(white: tuple[float, ...], black: tuple[float, ...]) -> NDArray[np.float64]:
+    """White's and black's colours (as `checker_colours` gives them) as `split_colours`
+    takes them for `known`."""
+    return _weighted(np.array([white, black], np.float64))
+
+
 def split_colours(
-    lab: NDArray[np.float64], gap_min: float, known: NDArray[np.float64] | None = None
+    lab: NDArray[np.float64],
+    gap_min: float,
+    known: NDArray[np.float64] | None = None,
+    by_known: bool = False,
 ) -> ColourSplit:
     """The checkers' colours (n x 3k: k Lab triples each, L* 0-100, a*, b*, as
-    `checker_colour` gives) in two groups, lighter (first L*) = white.
+    `checker_colour` gives) in two groups, lighter (first L*) = white; with `by_known`,
+    the group nearer `known`'s first centre (white's, learned for this board) = white.
 
     Groups nearer each other than `gap_min` (weighted Lab) are one colour: then, with
     `known` centres (white's and black's, from an earlier split of this board), each
@@ -91,12 +103,16 @@ def split_colours(
         m = float(np.median(lab[:, 0]))
         sure = min(ONE_COLOUR_SURE, abs(m - 50.0) / 25.0)
         return ColourSplit(np.full(n, m >= 50.0), np.full(n, sure), sure)
-    lighter = int(np.argmax([lab[group == k, 0].mean() for k in (0, 1)]))
+    whites = int(np.argmax([lab[group == k, 0].mean() for k in (0, 1)]))  # the lighter
+    if by_known and known is not None:
+        straight = np.linalg.norm(centres - known, axis=1).sum()
+        crossed = np.linalg.norm(centres - known[::-1], axis=1).sum()
+        whites = 0 if straight <= crossed else 1  # the one like white's, light or dark
     near = dist[np.arange(n), group]
     far = dist[np.arange(n), 1 - group]
     sure = np.clip(2.0 * (far - near) / gap, 0.0, 1.0)
     confidence = min(1.0, gap / (1.5 * gap_min))
-    return ColourSplit(group == lighter, sure, confidence, centres[[lighter, 1 - lighter]])
+    return ColourSplit(group == whites, sure, confidence, centres[[whites, 1 - whites]])
 
 
 def _nearest_of(x: NDArray[np.float64], known: NDArray[np.float64], gap_min: float) -> ColourSplit:

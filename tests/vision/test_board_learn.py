@@ -1,0 +1,124 @@
+"""A board learned once from the starting position (issue 27): the calibration's
+appearance block, and the checker reader starting from it."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+import sim.renderer
+from calibration.geometry import BoardGeometry
+from calibration.schema import Calibration
+from sim import START, STYLES, Scene, random_scene, render
+from vision.board import BoardReader
+from vision.board_learn import NotStartingPosition, learn_appearance
+
+BGR = tuple[int, int, int]
+GOLD, IVORY = (40, 190, 230), (200, 235, 245)
+BLACK, CREAM = (35, 35, 35), (200, 235, 245)
+
+# A later position (the contract's arrays, each side's own numbering), white with one on
+# the bar: read with the colours swapped it is another position.
+LATE_WHITE = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2)
+LATE_BLACK = (9, 0, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+def lab(bgr: BGR) -> np.ndarray:
+    """A BGR colour in the block's Lab (L* 0-100, a*, b*)."""
+    px = cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+    return np.array([px[0] * 100 / 255, px[1] - 128, px[2] - 128])
+
+
+def scene_with(seed: int, white: BGR, black: BGR) -> Scene:
+    """A random board and pose in the starting position, white's checkers drawn `white`."""
+    base = random_scene(random.Random(seed))
+    return replace(
+        base, style=replace(base.style, light=white, dark=black), white=START, black=START
+    )
+
+
+def calibration(scene: Scene) -> tuple[np.ndarray, Calibration]:
+    r = render(scene)
+    assert r.calibration is not None
+    return r.image, r.calibration
+
+
+def test_the_starting_position_gives_each_sides_colour_the_points_and_the_surface() -> None:
+    style = replace(STYLES[0], light=IVORY, dark=GOLD)  # gold is the darker: black's
+    scene = Scene(style=style, white=START, black=START, image_size=(1280, 720))
+    image, cal = calibration(scene)
+    look = learn_appearance(image, cal)
+    assert look.white_is == "light"
+    # The renderer's felt texture and shading move colours a little.
+    assert np.allclose(look.white.lab, lab(IVORY), atol=8)
+    assert np.allclose(look.black.lab, lab(GOLD), atol=8)
+    assert np.allclose(look.points_lab[0], lab(style.triangles[1]), atol=8)  # odd points
+    assert np.allclose(look.points_lab[1], lab(style.triangles[0]), atol=8)
+    assert np.allclose(look.surface_lab, lab(style.surface), atol=8)
+    assert look.diameter_of_point == pytest.approx(0.94, abs=0.03)
+    assert look.pitch_of_point == pytest.approx(0.94, abs=0.03)
+
+
+@pytest.mark.parametrize("share", [0.8])
+def test_the_checkers_size_is_learned_and_the_reader_starts_from_it(
+    share: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sim.renderer, "CHECKER_SHARE", share)
+    scene = scene_with(21, IVORY, (30, 30, 170))
+    image, cal = calibration(scene)
+    look = learn_appearance(image, cal)
+    assert look.pitch_of_point == pytest.approx(share, abs=0.04)
+    reader = BoardReader(BoardGeometry(replace(cal, appearance=look)))
+    assert reader.size_settled  # before any frame
+    assert reader.pitch_mm == pytest.approx(share * reader.geo.point_width_mm, rel=0.05)
+    late = render(replace(scene, white=LATE_WHITE, black=LATE_BLACK)).image
+    reading = reader.read(late)
+    assert (reading.white, reading.black) == (list(LATE_WHITE), list(LATE_BLACK))
+
+
+def test_a_board_whose_white_has_the_dark_checkers_is_read_right_with_the_block() -> None:
+    scene = scene_with(5, BLACK, CREAM)  # white's checkers black, black's cream
+    image, cal = calibration(scene)
+    look = learn_appearance(image, cal, white_is="dark")
+    assert look.white_is == "dark" and look.white.lab[0] < look.black.lab[0]
+    learned = replace(cal, appearance=look)
+    late = render(replace(scene, white=LATE_WHITE, black=LATE_BLACK)).image
+    reading = BoardReader(BoardGeometry(learned)).read(late)
+    assert (reading.white, reading.black) == (list(LATE_WHITE), list(LATE_BLACK))
+    assert reading.confidence >= 0.5
+    # Without the block the lighter set is white's: the colours come out swapped.
+    plain = BoardReader(BoardGeometry(cal)).read(late)
+    assert plain.white[1:25] == list(LATE_BLACK[24:0:-1])
+    assert plain.black[1:25] == list(LATE_WHITE[24:0:-1])
+
+
+def test_one_colour_left_is_its_owners_on_a_reader_that_has_seen_only_the_block() -> None:
+    # Black's (cream) alone, late in a bear-off, on a board where white's are the dark set.
+    scene = scene_with(12, BLACK, CREAM)
+    image, cal = calibration(scene)
+    learned = replace(cal, appearance=learn_appearance(image, cal, white_is="dark"))
+    black = (9, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    white = (15, *([0] * 25))
+    late = render(replace(scene, white=white, black=black)).image
+    reading = BoardReader(BoardGeometry(learned)).read(late)
+    assert (reading.white, reading.black) == (list(white), list(black))
+    assert reading.confidence >= 0.5
+
+
+def test_a_frame_that_is_not_the_starting_position_gives_no_block() -> None:
+    scene = scene_with(7, IVORY, GOLD)
+    image, cal = calibration(replace(scene, white=LATE_WHITE, black=LATE_BLACK))
+    with pytest.raises(NotStartingPosition, match="not the starting position") as e:
+        learn_appearance(image, cal)
+    assert "\n" not in str(e.value)
+
+
+def test_the_starting_position_with_the_wrong_set_named_white_is_refused() -> None:
+    # Light checkers on white's points, but the calibration is told white's are the dark.
+    image, cal = calibration(scene_with(7, IVORY, GOLD))
+    with pytest.raises(NotStartingPosition, match="darker set"):
+        learn_appearance(image, cal, white_is="dark")

@@ -1,0 +1,163 @@
+"""Learning a board once, from a frame of the starting position (issue 27).
+
+At calibration the board shows the starting position: thirty checkers at known places,
+sixteen bare points and the surface between them, labelled data for free. The frame is
+read with the checker reader as it stands (its own colours and size); if it reads as the
+starting position, the checkers found on white's four points are white's and those on
+black's four are black's, whatever their lightness, and their colours, their size (the
+reader's own measure of this board's pitch), the two point colours and the surface's
+make the calibration's `appearance` block. A frame that is not the starting position
+gives no block: nothing is guessed.
+
+Which set is white's: the lighter, unless told otherwise (`white_is="dark"`): the
+orientation is then taken from the darker set's seat (`calibration.orient`), and the
+reader, reading by lightness, sees the starting position with its colours swapped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.geometry import BoardGeometry
+from calibration.schema import Appearance, Calibration, CheckerLook, Lab
+from vision.board import BoardReader, BoardReading
+from vision.board_settings import BoardSettings
+
+START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+# The starting position as a reader that takes the lighter set for white's sees it when
+# white's are the darker: the light (black's) set on black's points, named in white's
+# numbering.
+SWAPPED = (0, *START[24:0:-1], 0)
+SURE_MIN = 0.5  # the starting position must be read at least this surely
+# The bare points' colour along their axis, from this share of half the board's height
+# from the edge to that one (inside the triangle on boards of any triangle length), and
+# across this share of a point's width either side.
+POINT_ALONG = (0.1, 0.5)
+POINT_ACROSS = 0.15
+SURFACE_ALONG = 0.93  # from here to the middle of the board: past every triangle's tip
+STEP_MM = 2.0
+
+
+class NotStartingPosition(ValueError):
+    """The frame does not show the starting position (surely): nothing to learn from."""
+
+
+def _lab_of(lab: NDArray[np.uint8]) -> NDArray[np.float64]:
+    """OpenCV 8-bit Lab to L* 0-100, a*, b* (as `vision.board_colours` reads it)."""
+    px = lab.astype(np.float64) - np.array([0.0, 128.0, 128.0])
+    px[..., 0] *= 100 / 255
+    return np.asarray(px, np.float64)
+
+
+def _triple(v: NDArray[np.float64] | list[float]) -> Lab:
+    a, b, c = (round(float(x), 2) for x in v)
+    return a, b, c
+
+
+def _check_start(reading: BoardReading, white_is: str) -> None:
+    expected = list(START) if white_is == "light" else list(SWAPPED)
+    if reading.white != expected or reading.black != expected:
+        seen = sum(reading.white[1:]) + sum(reading.black[1:])
+        raise NotStartingPosition(
+            f"the frame is not the starting position ({seen} checkers read on the board, "
+            f"not at the starting places"
+            + (" with white's the darker set" if white_is == "dark" else "")
+            + ")"
+        )
+    if reading.confidence < SURE_MIN:
+        least = reading.least_sure(1)[0]
+        raise NotStartingPosition(
+            f"the starting position is read, but not surely (confidence "
+            f"{reading.confidence:.2f}, least sure at {least.place})"
+        )
+
+
+def learn_appearance(
+    image: NDArray[np.uint8],
+    cal: Calibration,
+    white_is: str = "light",
+    settings: BoardSettings | None = None,
+) -> Appearance:
+    """This board's look from a frame of the starting position under `cal` (whose own
+    appearance block, if any, is not used); NotStartingPosition if it does not show it."""
+    if white_is not in ("light", "dark"):
+        raise ValueError(f"white_is: expected 'light' or 'dark', got {white_is!r}")
+    geo = BoardGeometry(replace(cal, appearance=None))
+    reader = BoardReader(geo, settings)
+    reading = reader.read(image)
+    _check_start(reading, white_is)
+    # The reader names the lighter set white's; with white's the darker, its names swap.
+    swap = white_is == "dark"
+    centres: dict[str, list[tuple[float, float]]] = {"white": [], "black": []}
+    for place in reading.places:
+        if place.count and place.color is not None:
+            owner = place.color if not swap else ("black" if place.color == "white" else "white")
+            centres[owner] += [reader.to_view(x, y) for x, y, _ in place.circles]
+    view = reader.rectify(image)
+    _, lab = reader.smooth_lab(view)
+    looks = {}
+    for owner, at in centres.items():
+        colours = np.array(reader.colours_at(lab, np.array(at, np.float64)), np.float64)
+        median = np.median(colours, axis=0)
+        looks[owner] = CheckerLook(_triple(median[:3]), _triple(median[3:]))
+    pw = geo.point_width_mm
+    return Appearance(
+        white=looks["white"],
+        black=looks["black"],
+        points_lab=_point_colours(reader, lab, reading),
+        surface_lab=_surface_colour(reader, lab),
+        white_is=white_is,
+        diameter_of_point=round(reader.d_mm / pw, 4),
+        pitch_of_point=round(max(reader.pitch_mm, reader.d_mm) / pw, 4),
+    )
+
+
+def _sample(
+    reader: BoardReader, lab: NDArray[np.uint8], xs: NDArray[np.float64], ys: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """The Lab (L* 0-100) at board millimetres (xs, ys, broadcast together), n x 3."""
+    px, py = reader.to_view(0.0, 0.0)
+    s = reader.s.px_per_mm
+    xs, ys = np.broadcast_arrays(xs, ys)
+    ix = np.clip(np.rint(px + xs * s).astype(np.intp), 0, lab.shape[1] - 1)
+    iy = np.clip(np.rint(py + ys * s).astype(np.intp), 0, lab.shape[0] - 1)
+    return _lab_of(lab[iy.ravel(), ix.ravel()])
+
+
+def _point_colours(
+    reader: BoardReader, lab: NDArray[np.uint8], reading: BoardReading
+) -> tuple[Lab, Lab]:
+    """The median colour of the bare points, white's odd ones and its even ones."""
+    geo = reader.geo
+    half = geo.height_mm / 2
+    along = np.arange(POINT_ALONG[0] * half, POINT_ALONG[1] * half, STEP_MM)
+    across = np.linspace(-POINT_ACROSS, POINT_ACROSS, 3) * geo.point_width_mm
+    bare = {p.place for p in reading.places if p.count == 0 and not p.place.startswith("bar")}
+    samples: dict[int, list[NDArray[np.float64]]] = {0: [], 1: []}
+    for n in range(1, 25):
+        if str(n) not in bare:
+            continue
+        r = geo.point_rect(n)
+        top = r.y0 == 0
+        ys = along if top else geo.height_mm - along
+        samples[n % 2].append(
+            _sample(reader, lab, (r.x0 + r.x1) / 2 + across[None, :], ys[:, None])
+        )
+    odd, even = (np.median(np.concatenate(samples[k]), axis=0) for k in (1, 0))
+    return _triple(odd), _triple(even)
+
+
+def _surface_colour(reader: BoardReader, lab: NDArray[np.uint8]) -> Lab:
+    """The median colour of the band across the board's middle, past the triangles' tips,
+    in both halves (the bar left out)."""
+    geo = reader.geo
+    half = geo.height_mm / 2
+    ys = np.arange(SURFACE_ALONG * half, geo.height_mm - SURFACE_ALONG * half + 1e-9, STEP_MM)
+    section = (geo.width_mm - geo.cal.bar_width_mm) / 2
+    inset = 0.25 * geo.point_width_mm
+    left = np.arange(inset, section - inset, STEP_MM)
+    xs = np.concatenate([left, geo.width_mm - left])
+    return _triple(np.median(_sample(reader, lab, xs[None, :], ys[:, None]), axis=0))
