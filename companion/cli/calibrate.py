@@ -7,6 +7,7 @@ import json
 import math
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -33,9 +34,11 @@ def add_parsers(sub: Any) -> None:
         description=(
             "Map the camera image to the board. The playing surface is found automatically "
             "(or give its corners with --corners); with the checkers in the starting position "
-            "the orientation is read too (else give --white-home). Writes the calibration "
-            "file and an overlay PNG showing the outline, the bar, the 24 points numbered "
-            "from white's side and the two dice sections."
+            "the orientation is read too (else give --white-home), and what this board's "
+            "checkers, points and surface look like is learned for the checker reader (the "
+            "file's appearance block). Writes the calibration file and an overlay PNG "
+            "showing the outline, the bar, the 24 points numbered from white's side and the "
+            "two dice sections."
         ),
     )
     source = cal.add_mutually_exclusive_group(required=True)
@@ -58,6 +61,13 @@ def add_parsers(sub: Any) -> None:
         choices=["right", "left"],
         help="white's home side; when given, the corners are taken in the order written "
         "(default: both read from the starting position)",
+    )
+    cal.add_argument(
+        "--white-is",
+        choices=["light", "dark"],
+        default="light",
+        help="which checker set is white's (default: the lighter); 'dark' for a board whose "
+        "white player has the darker checkers",
     )
     cal.add_argument(
         "--width-mm", type=_decimal, default=530.0, help="playing surface width, bar included"
@@ -250,7 +260,15 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
         # local: OpenCV and NumPy stay out of the start-up of the other commands
         from calibration.orient import orient
 
-        found = orient(image, corners, args.width_mm, args.height_mm, args.bar_mm, camera)
+        found = orient(
+            image,
+            corners,
+            args.width_mm,
+            args.height_mm,
+            args.bar_mm,
+            camera,
+            white_is=args.white_is,
+        )
         if found.confident:
             quad, home = found.corners, found.white_home
             print(
@@ -273,6 +291,7 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
         white_home=home,
         camera=camera,
     )
+    cal = _learn(image, cal, args.white_is, stdout)
     output = Path(args.output)
     overlay = Path(args.overlay) if args.overlay else output.with_suffix(".overlay.png")
     try:
@@ -288,6 +307,30 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
         file=stdout,
     )
     return 0
+
+
+def _learn(image: np.ndarray, cal: Calibration, white_is: str, stdout: TextIO) -> Calibration:
+    """`cal` with this board's look learned from the frame (the appearance block) when the
+    frame shows the starting position; else `cal` as it is, and one line saying why."""
+    # local: OpenCV, NumPy and the vision package stay out of the other commands' start-up
+    from vision.board_learn import NotStartingPosition, learn_appearance
+
+    try:
+        look = learn_appearance(image, cal, white_is)
+    except NotStartingPosition as e:
+        print(
+            f"{e}: no appearance block written (the checker reader finds this board's "
+            "colours by itself; calibrate on the starting position for it to learn them)",
+            file=stdout,
+        )
+        return cal
+    print(
+        f"learned this board from the starting position: white's checkers (the {white_is} "
+        f"set) L*a*b* {list(look.white.lab)}, black's {list(look.black.lab)}, "
+        f"{look.diameter_of_point:.2f} of a point wide",
+        file=stdout,
+    )
+    return replace(cal, appearance=look)
 
 
 def _progress(done: int, total: int, name: str, found: bool) -> None:

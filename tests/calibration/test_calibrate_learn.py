@@ -1,0 +1,107 @@
+"""`bgcompanion calibrate` learns the board from the starting position (issue 27): the
+appearance block written, white's set named by --white-is, and the reader using it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.schema import load
+from sim import START, STYLES, CameraPose, Scene, render
+from tests.test_cli import run
+
+# A later position, not symmetric: read with the colours swapped it is another one.
+LATE_WHITE = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2)
+LATE_BLACK = (9, 0, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+def frame(tmp_path: Path, scene: Scene, name: str) -> tuple[Path, np.ndarray]:
+    r = render(scene)
+    path = tmp_path / name
+    cv2.imwrite(str(path), r.image)
+    assert r.raw_corners is not None
+    return path, r.raw_corners
+
+
+def calibrate(image: Path, corners: np.ndarray, out: Path, *args: str) -> str:
+    result = run(
+        "calibrate",
+        str(image),
+        "--corners",
+        ",".join(f"{v:.3f}" for v in corners[[2, 0, 3, 1]].ravel()),  # in no particular order
+        "-o",
+        str(out),
+        *args,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def read_board(image: Path, cal: Path) -> dict[str, list[int]]:
+    result = run("read-board", str(image), "--calibration", str(cal), "--json", timeout=120)
+    assert result.returncode == 0, result.stderr
+    position: dict[str, list[int]] = json.loads(result.stdout)["position"]
+    return position
+
+
+def test_calibrating_the_starting_position_writes_the_block(tmp_path: Path) -> None:
+    style = replace(STYLES[1], light=(60, 60, 200), dark=(35, 35, 35))  # red and black
+    scene = Scene(style=style, white=START, black=START, pose=CameraPose(yaw_deg=20, tilt_deg=6))
+    image, corners = frame(tmp_path, scene, "start.png")
+    out = tmp_path / "cal.json"
+    stdout = calibrate(image, corners, out)
+    assert "learned this board from the starting position" in stdout
+    look = load(out).appearance
+    assert look is not None and look.white_is == "light"
+    assert look.white.lab[0] > look.black.lab[0] + 15  # red over black
+    assert look.white.lab[1] > 30 and abs(look.black.lab[1]) < 10  # red is red, black grey
+    assert 0.85 <= look.diameter_of_point <= look.pitch_of_point <= 1.0
+
+
+def test_white_is_dark_names_the_darker_set_and_the_reader_follows_it(tmp_path: Path) -> None:
+    style = replace(STYLES[0], light=(35, 35, 35), dark=(200, 235, 245))  # white's are black
+    scene = Scene(style=style, white=START, black=START, pose=CameraPose(yaw_deg=150, tilt_deg=7))
+    image, corners = frame(tmp_path, scene, "start.png")
+    late, _ = frame(tmp_path, replace(scene, white=LATE_WHITE, black=LATE_BLACK), "late.png")
+    out = tmp_path / "cal.json"
+    calibrate(image, corners, out, "--white-is", "dark")
+    cal = load(out)
+    assert cal.appearance is not None and cal.appearance.white_is == "dark"
+    assert np.allclose(np.array(cal.corners_px), corners, atol=0.01)  # from the dark's seat
+    assert read_board(late, out) == {"white": list(LATE_WHITE), "black": list(LATE_BLACK)}
+    # The same corners with the block taken out: the lighter set is white's, colours swapped.
+    plain = tmp_path / "plain.json"
+    replace(cal, appearance=None).save(plain)
+    swapped = read_board(late, plain)
+    assert swapped["white"][1:25] == list(LATE_BLACK[24:0:-1])
+    assert swapped["black"][1:25] == list(LATE_WHITE[24:0:-1])
+
+
+def test_a_frame_that_is_not_the_starting_position_is_refused_in_one_line(
+    tmp_path: Path,
+) -> None:
+    scene = Scene(white=LATE_WHITE, black=LATE_BLACK, pose=CameraPose(yaw_deg=10))
+    image, corners = frame(tmp_path, scene, "late.png")
+    out = tmp_path / "cal.json"
+    result = run(
+        "calibrate",
+        str(image),
+        "--corners",
+        ",".join(f"{v:.3f}" for v in corners.ravel()),
+        "--white-home",
+        "right",
+        "-o",
+        str(out),
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if "not the starting position" in line]
+    assert len(lines) == 1 and "no appearance block written" in lines[0]
+    assert "appearance" not in json.loads(out.read_text())
+    # The file without the block is read as before.
+    assert read_board(image, out) == {"white": list(LATE_WHITE), "black": list(LATE_BLACK)}
