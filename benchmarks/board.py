@@ -1,6 +1,7 @@
 """Board reading on rendered boards: whole boards right, wrong ones flagged, time per reading.
 
     .venv/bin/python benchmarks/board.py [--boards 300] [--seed 2026] [--workers 2]
+                                         [--learned light|dark]
 
 Each board is a random style, pose (any rotation, tilt up to 15 degrees), lens, light,
 noise and JPEG at 1920x1080 (`sim.random_scene`). Four in five positions come
@@ -15,6 +16,12 @@ counts); of the wrong ones, how many the reading flagged (confidence below
 --flag, default 0.5); how many right boards were flagged anyway; and the time per
 reading on one core (OpenCV single-threaded), median and 95th percentile.
 Targets (issue 6): >= 99.5% of boards right, every wrong one flagged, < 50 ms.
+
+`--learned light` first calibrates each board on a frame of the starting position
+(same board, pose and light: `vision.board_learn`) and reads with the appearance block
+learned (issue 27); `--learned dark` does so on boards whose white checkers are drawn
+in the darker colour, calibrated with white's set the dark one. Boards whose starting
+frame is refused are read without the block, and counted.
 """
 
 from __future__ import annotations
@@ -36,8 +43,9 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 from calibration.geometry import BoardGeometry
 from companion.rules.position import Position
 from companion.rules.sample import random_positions
-from sim import Scene, random_scene, render
+from sim import START, Scene, random_scene, render
 from vision.board import BoardReader
+from vision.board_learn import NotStartingPosition, learn_appearance
 
 
 def stress_position(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -60,8 +68,8 @@ def stress_position(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...
             return tuple(pos.white), tuple(pos.black)
 
 
-def measure(job: tuple[int, Scene, float]) -> dict[str, object]:
-    i, scene, flag = job
+def measure(job: tuple[int, Scene, float, str | None]) -> dict[str, object]:
+    i, scene, flag, white_is = job
     import cv2
 
     cv2.setNumThreads(1)
@@ -72,6 +80,14 @@ def measure(job: tuple[int, Scene, float]) -> dict[str, object]:
     width = float(np.linalg.norm(corners[1] - corners[0]))
     moved = corners + noise.normal(0, 0.002 * width / 1.4, corners.shape)
     cal = replace(r.calibration, corners_px=tuple(map(tuple, moved.tolist())))
+    learned = False
+    if white_is is not None:
+        start = render(replace(scene, white=START, black=START)).image
+        try:
+            cal = replace(cal, appearance=learn_appearance(start, cal, white_is))
+            learned = True
+        except NotStartingPosition:
+            pass
     reader = BoardReader(BoardGeometry(cal))
     reader.read(r.image)  # warm the caches, as a live camera would
     t0 = time.perf_counter()
@@ -84,6 +100,7 @@ def measure(job: tuple[int, Scene, float]) -> dict[str, object]:
         "ms": elapsed,
         "style": scene.style.name,
         "confidence": reading.confidence,
+        "learned": learned,
         "where": []
         if right
         else [(p.place, p.count, round(p.confidence, 2)) for p in reading.least_sure(3)],
@@ -98,6 +115,12 @@ def main() -> None:
     ap.add_argument(
         "--flag", type=float, default=0.5, help="confidence below which a board is flagged"
     )
+    ap.add_argument(
+        "--learned",
+        choices=["light", "dark"],
+        help="read with the look learned from the starting position; white's set the light "
+        "or (drawn so) the dark one",
+    )
     args = ap.parse_args()
     rng = random.Random(args.seed)
     games = random_positions(args.seed, args.boards)
@@ -108,7 +131,11 @@ def main() -> None:
             white, black = stress_position(rng)
         else:
             white, black = games[i].white, games[i].black
-        jobs.append((i, replace(scene, white=tuple(white), black=tuple(black)), args.flag))
+        if args.learned == "dark":  # white's checkers drawn in the darker colour
+            style = replace(scene.style, light=scene.style.dark, dark=scene.style.light)
+            scene = replace(scene, style=style)
+        scene = replace(scene, white=tuple(white), black=tuple(black))
+        jobs.append((i, scene, args.flag, args.learned))
     t0 = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(measure, jobs, chunksize=4)
@@ -126,6 +153,12 @@ def main() -> None:
                 f"least sure {r['where']}"
             )
     print(f"boards: {n} (seed {args.seed}), {wall:.0f} s with {args.workers} workers")
+    if args.learned:
+        learned = sum(bool(r["learned"]) for r in results)
+        print(
+            f"learned from the starting position (white's the {args.learned} set): {learned}/{n}"
+            " (the rest refused: read without the block)"
+        )
     print(f"whole boards right: {right}/{n} = {100 * right / n:.2f}% (target >= 99.5%)")
     print(
         f"wrong boards flagged (confidence < {args.flag}): {flagged_wrong}/{len(wrong)}"
