@@ -44,6 +44,7 @@ def test_rules_import_only_the_standard_library() -> None:
         "vision.overlay",
         "vision.board",
         "vision.motion",
+        "vision.settings",
         "calibration",
         "calibration.refine",
         "calibration.orient",
