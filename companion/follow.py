@@ -18,10 +18,11 @@ from numpy.typing import NDArray
 from calibration.geometry import BoardGeometry
 from companion.referee import BoardSeen, Event, Observation, Referee
 from vision.board import BoardReader
+from vision.board_settings import BoardSettings
 from vision.changes import DiceWatch
 from vision.config import Config, load_config
 from vision.dice import DieReading
-from vision.motion import MotionGate
+from vision.motion import MotionGate, MotionSettings
 
 Image = NDArray[np.uint8]
 
@@ -45,13 +46,21 @@ class Stats:
 
 
 class Follower:
-    def __init__(self, geo: BoardGeometry, referee: Referee, config: Config | None = None) -> None:
+    def __init__(
+        self,
+        geo: BoardGeometry,
+        referee: Referee,
+        config: Config | None = None,
+        *,
+        board: BoardSettings | None = None,
+        motion: MotionSettings | None = None,
+    ) -> None:
         self.geo = geo
         self.referee = referee
         self.config = config or load_config()
-        self.board = BoardReader(geo)
+        self.board = BoardReader(geo, board)
         self.dice = DiceWatch(self.config, geo)
-        self.gate = MotionGate()
+        self.gate = MotionGate(motion)
         self.last: tuple[list[DieReading], BoardSeen] | None = None
         self.stats = Stats()
 

@@ -38,6 +38,7 @@ from companion.referee import Event, Observation, Referee
 from companion.rules.errors import RulesError
 from companion.rules.match import Action, Match, MatchError, MatchRules, Phase
 from companion.rules.position import BLACK, WHITE, Color
+from companion.settings import Settings
 from companion.store import Store
 from companion.table import PAGE_ACTIONS
 
@@ -114,7 +115,9 @@ class Session:
         calibration: Calibration | None = None,
         resume: bool = False,
         pin: str = "",
+        settings: Settings | None = None,
     ) -> None:
+        self.settings = settings or Settings()
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.version = 0
@@ -128,7 +131,11 @@ class Session:
         self.geo = BoardGeometry(calibration) if calibration else None
         self.calibration = calibration
         self.referee = self._new_referee()
-        self.follower = Follower(self.geo, self.referee) if self.geo else None
+        self.follower = (
+            Follower(self.geo, self.referee, board=self.settings.board, motion=self.settings.motion)
+            if self.geo
+            else None
+        )
         self.health = Health()
         self.seen = Seen()
         self.log: deque[Event] = deque(maxlen=LOG_SIZE)
@@ -146,7 +153,11 @@ class Session:
 
     def _new_referee(self) -> Referee:
         match_id = self.match_id
-        return Referee(lambda: self.store.load(match_id), lambda a: self.store.apply(match_id, a))
+        return Referee(
+            lambda: self.store.load(match_id),
+            lambda a: self.store.apply(match_id, a),
+            **self.settings.referee_options(),
+        )
 
     # --- reading ------------------------------------------------------------------------
     def match(self) -> Match:

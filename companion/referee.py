@@ -131,6 +131,15 @@ def _dice_key(dice: Sequence[DieSeen]) -> tuple[tuple[Any, ...], ...]:
     return tuple(sorted((str(d.section), d.value or 0, d.flat, d.on_checker) for d in dice))
 
 
+@dataclass(frozen=True)
+class WatchSettings:
+    """How the referee watches the frames: the `Referee`'s defaults, as settings."""
+
+    settle: int = 4  # still frames in a row showing the same dice and board: a settled look
+    board_min: float = 0.5  # a board read less surely than this does not count
+    fix_after: int = 30  # still frames an unusable reading lasts before it is asked by hand
+
+
 class Referee:
     """Feeds observations in order; each call returns the events it decided."""
 
@@ -138,9 +147,9 @@ class Referee:
         self,
         match: Callable[[], Match],
         apply: Callable[[Action], list[Action]],
-        settle: int = 4,
-        board_min: float = 0.5,
-        fix_after: int = 30,
+        settle: int = WatchSettings.settle,
+        board_min: float = WatchSettings.board_min,
+        fix_after: int = WatchSettings.fix_after,
         explain: ExplainSettings | None = None,
     ) -> None:
         self.match = match

@@ -1,5 +1,5 @@
 """What the `bgcompanion` command modules share: the one-line error, the parser class,
-the argument types and the position and dice readers.
+the argument types, the position and dice readers and the --settings file.
 
 The bottom of companion.cli: it imports no other module of the package.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from companion.rules import Color, Position, check_dice, parse_position, parse_xgid
 
@@ -55,3 +55,25 @@ def one_line(message: str) -> str:
     """`message` with control characters written as escapes: a message that quotes the
     user's input (a newline in an argument) stays one line."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
+def add_settings_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--settings",
+        metavar="FILE",
+        help="a TOML file overriding the stages' thresholds (sections [board], [motion], "
+        "[referee], [watch]; every key and its default: companion/settings.toml)",
+    )
+
+
+def load_settings(path: str | None) -> Any:
+    """The `companion.settings.Settings` of --settings FILE (the defaults without one);
+    a file that cannot be read or names what does not exist is a UsageError."""
+    # local: the settings name the readers' types (vision.motion loads OpenCV)
+    from companion.settings import load
+    from vision.settings import SettingsError
+
+    try:
+        return load(path)
+    except SettingsError as e:
+        raise UsageError(str(e)) from None

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from calibration.schema import load
-from companion.cli.common import UsageError, whole_number
+from companion.cli.common import UsageError, add_settings_option, load_settings, whole_number
 from companion.referee import Event, Referee
 from companion.rules.mat import export_mat
 from companion.rules.match import Match, MatchRules
@@ -39,6 +39,7 @@ def add_parsers(sub: Any) -> None:
     r.add_argument("--db", help="store every event in this match file as it happens")
     r.add_argument("--mat", help="write the match in .mat format here at the end")
     r.add_argument("--json", action="store_true", help="JSON lines, one per event")
+    add_settings_option(r)
     r.set_defaults(func=cmd_referee)
 
     f = sub.add_parser(
@@ -64,16 +65,20 @@ def cmd_referee(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         raise UsageError("give a VIDEO file or --camera N (one of them)")
     if args.video is not None and not Path(args.video).is_file():
         raise UsageError(f"{args.video}: no such video file")
+    settings = load_settings(args.settings)
     geo = BoardGeometry(load(args.calibration))
     rules = MatchRules(length=args.match_length)
     store = Store(args.db) if args.db else None
+    options = settings.referee_options()
     if store is not None:
         match_id = store.create_match(rules)
-        referee = Referee(lambda: store.load(match_id), lambda a: store.apply(match_id, a))
+        referee = Referee(
+            lambda: store.load(match_id), lambda a: store.apply(match_id, a), **options
+        )
     else:
         match = Match(rules)
-        referee = Referee.for_match(match)
-    follower = Follower(geo, referee)
+        referee = Referee.for_match(match, **options)
+    follower = Follower(geo, referee, board=settings.board, motion=settings.motion)
 
     def show(event: Event) -> None:
         if args.json:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from calibration.schema import load
-from companion.cli.common import UsageError
+from companion.cli.common import UsageError, add_settings_option, load_settings
 from companion.cube_session import LinkNews
 from companion.hall.wire import WireError, check_table_id, load_credentials, parse_broker
 from companion.link.client import CubeLink
@@ -46,6 +46,7 @@ def add_parsers(sub: Any) -> None:
     src.add_argument("--camera", type=int, help="read camera N live")
     src.add_argument("--video", help="play a video file as if it were the camera")
     r.add_argument("--calibration", help="the board's calibration file (needed with a camera)")
+    add_settings_option(r)
     r.add_argument(
         "--cube",
         default=None,
@@ -124,6 +125,7 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     if not pin.isdigit() or not 4 <= len(pin) <= 12:
         raise UsageError("--pin: 4 to 12 digits")
     hall = hall_config(args)
+    settings = load_settings(args.settings)
 
     recording = None
     if demo:
@@ -142,7 +144,9 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         rules = _rules(args, 7)
         db = Path(args.db or "bgcompanion.db")
         cube = args.cube or "auto"
-    session = Session(db, rules, calibration=calibration, resume=args.resume, pin=pin)
+    session = Session(
+        db, rules, calibration=calibration, resume=args.resume, pin=pin, settings=settings
+    )
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     app = create_app(session)
     try:

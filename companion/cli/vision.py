@@ -9,7 +9,7 @@ from typing import Any, TextIO
 from calibration.imageio import ImageFileError, load_image
 from calibration.jsonin import BadJSON, loads
 from calibration.schema import CalibrationError, load
-from companion.cli.common import UsageError
+from companion.cli.common import UsageError, add_settings_option, load_settings
 from companion.rules import Position, draw_board
 
 ROLLERS = ("white", "black", "opening")
@@ -57,6 +57,7 @@ def add_parsers(sub: Any) -> None:
     rb.add_argument("--calibration", help="the board's calibration file (from calibrate)")
     rb.add_argument("--batch", action="store_true", help="JSON lines on stdin, one result each")
     rb.add_argument("--json", action="store_true", help="one JSON document (as in CONTRACTS.md)")
+    add_settings_option(rb)
     rb.set_defaults(func=cmd_read_board)
 
 
@@ -130,7 +131,8 @@ def _load_image(image_path: str) -> Any:
 class _BoardReaders:
     """One process for a whole batch: each calibration's warp maps are built once."""
 
-    def __init__(self) -> None:
+    def __init__(self, settings: Any) -> None:
+        self.settings = settings  # the reader's vision.board_settings.BoardSettings
         self.readers: dict[str, Any] = {}
 
     def read(self, image_path: str, calibration: str | None) -> dict[str, Any]:
@@ -141,7 +143,7 @@ class _BoardReaders:
         if calibration is None:
             raise UsageError("read-board needs the board's --calibration file")
         if calibration not in self.readers:
-            self.readers[calibration] = BoardReader(BoardGeometry(load(calibration)))
+            self.readers[calibration] = BoardReader(BoardGeometry(load(calibration)), self.settings)
         reader = self.readers[calibration]
         image = _load_image(image_path)
         _same_size(image_path, image, reader.geo)
@@ -155,7 +157,7 @@ def cmd_read_board(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
     # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
     from vision.errors import VisionError
 
-    readers = _BoardReaders()
+    readers = _BoardReaders(load_settings(args.settings).board)
     if args.batch:
         if args.image:
             raise UsageError("--batch reads its images from stdin; give no IMAGE")
