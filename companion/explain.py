@@ -40,6 +40,11 @@ class ExplainSettings:
     resync_plays: int = 2  # ... across this many positions the referee believed in turn
     resync_lost: int = 2  # plays in a row unexplained: a sure board seen twice is taken whole
 
+    def __post_init__(self) -> None:
+        for name, value in vars(self).items():  # a settings file's slip, named
+            if value < 0:
+                raise ValueError(f"{name} must be 0 or more, got {value!r}")
+
 
 @dataclass(frozen=True)
 class Reading:

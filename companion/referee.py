@@ -139,6 +139,14 @@ class WatchSettings:
     board_min: float = 0.5  # a board read less surely than this does not count
     fix_after: int = 30  # still frames an unusable reading lasts before it is asked by hand
 
+    def __post_init__(self) -> None:  # a settings file's slip, named
+        if self.settle < 1:
+            raise ValueError(f"settle must be 1 or more, got {self.settle!r}")
+        if self.fix_after < 0:
+            raise ValueError(f"fix_after must be 0 or more, got {self.fix_after!r}")
+        if not 0 <= self.board_min <= 1:
+            raise ValueError(f"board_min must be from 0 to 1, got {self.board_min!r}")
+
 
 class Referee:
     """Feeds observations in order; each call returns the events it decided."""

@@ -185,6 +185,7 @@ BAD_FILES = [
     ("[camera]\nx = 1\n", ["unknown section [camera]"]),
     ('[motion]\nlevel = "high"\n', ["level must be a number", "'high'"]),
     ("[motion\n", ["not valid TOML"]),
+    ("[motion]\nwidth = 0\n", ["[motion]", "width must be from 16 to 4096, got 0"]),
     (None, ["no such settings file"]),
 ]
 
@@ -214,3 +215,19 @@ def test_referee_and_run_refuse_a_bad_settings_file_in_one_line(
         "run", "--video", str(video), "--calibration", str(cal), "--settings", str(path)
     )
     refused_in_one_line(result, str(path), *words)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[referee]\nsure = -0.5\n", "s.toml [referee]: sure must be 0 or more, got -0.5"),
+        ("[watch]\nsettle = 0\n", "s.toml [watch]: settle must be 1 or more, got 0"),
+        ("[watch]\nboard_min = 1.5\n", "s.toml [watch]: board_min must be from 0 to 1, got 1.5"),
+    ],
+)
+def test_a_referee_setting_that_makes_no_sense_is_refused(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    with pytest.raises(SettingsError) as e:
+        load(write(tmp_path, text))
+    assert str(e.value) == message.replace("s.toml", str(tmp_path / "s.toml"))

@@ -5,6 +5,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from vision.settings import check_limits
+
+# Values the reader cannot work with (a picture of no pixels or of billions, a checker
+# larger than two points, a margin of 0 divided by); every other number is 0 or more.
+LIMITS = {
+    "px_per_mm": (0.25, 6.0),
+    "margin_mm": (0.0, 100.0),
+    "checker_share": (0.3, 1.2),
+    "checker_share_min": (0.3, 1.2),
+    "size_evidence": (1, 30),
+    "radius_scales": (0.5, 2.0),
+    "inside_radii": (0.05, 1.0),
+    "colour_share": (0.05, 1.0),
+    "lateral_share": (0.0, 1.0),
+    "refine_steps": (0.25, 50.0),
+    "circle_soft": (0.01, 1.0),
+    "fit_tolerance": (0.01, 10.0),
+    "colour_gap_min": (1.0, 500.0),
+    "surface_step_mm": (0.5, 50.0),
+}
+
 
 @dataclass(frozen=True)
 class BoardSettings:
@@ -18,6 +39,7 @@ class BoardSettings:
     size_change_min: float = 0.04
     checker_share_min: float = 0.7
     radius_scales: tuple[float, ...] = (0.92, 1.0, 1.06)  # checker sizes tried, of the above
+    # (at least two: the second is the checker's own, whose rim the inside rings are in)
     edge_min: float = 48.0  # Sobel magnitude (about 4x grey levels per pixel) of an edge
     candidate_min: float = 0.35  # ring share on any edges where a checker may be
     circle_min: float = 0.78  # ring share on edges facing the centre: a fully visible checker
@@ -50,3 +72,8 @@ class BoardSettings:
     surface_tolerance: float = 22.0
     unexplained_unsure: float = 0.6
     unsure_count: float = 0.4
+
+    def __post_init__(self) -> None:
+        check_limits(self, LIMITS)
+        if len(self.radius_scales) < 2:  # the reader takes the second for the checker's own
+            raise ValueError(f"radius_scales must list 2 sizes or more, got {self.radius_scales}")

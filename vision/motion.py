@@ -18,6 +18,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.settings import check_limits
+
 Image = NDArray[np.uint8]
 
 
@@ -28,6 +30,9 @@ class MotionSettings:
     share: float = 0.002  # of the small frame's pixels that must change for motion
     new_pixels: int = 6  # changed pixels that make a still frame worth reading again: a die
     # thrown into an empty corner changes a few dozen
+
+    def __post_init__(self) -> None:
+        check_limits(self, {"width": (16, 4096), "level": (0.0, 255.0), "share": (0.0, 1.0)})
 
 
 class MotionGate:

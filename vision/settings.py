@@ -64,7 +64,27 @@ def from_table(cls: type[T], table: Mapping[str, Any], where: str) -> T:
         if key not in fields:
             raise SettingsError(f"{where}: unknown key {key!r}{nearest(key, fields)}")
         values[key] = _check(value, types_[key], f"{where}: {key}")
-    return cls(**values)
+    try:
+        return cls(**values)
+    except ValueError as e:  # a value outside its limits (`check_limits`)
+        raise SettingsError(f"{where}: {e}") from None
+
+
+def check_limits(
+    settings: object,
+    limits: Mapping[str, tuple[float, float]],
+    others: tuple[float, float] = (0.0, MAX_ABS),
+) -> None:
+    """ValueError naming the first number of `settings` (a dataclass; each item of a tuple
+    field) outside its `limits`, or outside `others` for a field not listed there: for a
+    stage's `__post_init__`, so that a value that makes no sense is refused before it
+    divides by zero or asks for a picture of a billion pixels."""
+    for f in dataclasses.fields(settings):  # type: ignore[arg-type]
+        low, high = limits.get(f.name, others)
+        value = getattr(settings, f.name)
+        for v in value if isinstance(value, tuple) else (value,):
+            if isinstance(v, int | float) and not isinstance(v, bool) and not low <= v <= high:
+                raise ValueError(f"{f.name} must be from {low:g} to {high:g}, got {v!r}")
 
 
 def _check(value: Any, kind: Any, what: str) -> Any:

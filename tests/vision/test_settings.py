@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,3 +94,27 @@ def test_a_missing_unreadable_or_malformed_file_is_one_line_naming_it(tmp_path: 
     good = tmp_path / "good.toml"
     good.write_text("[motion]\nlevel = 10\n")
     assert read_toml(good) == {"motion": {"level": 10}}
+
+
+@pytest.mark.parametrize(
+    ("cls", "table", "message"),
+    [
+        (BoardSettings, {"px_per_mm": 0}, "px_per_mm must be from 0.25 to 6, got 0.0"),
+        (BoardSettings, {"px_per_mm": 1e6}, "px_per_mm must be from 0.25 to 6, got 1000000.0"),
+        (BoardSettings, {"radius_scales": [1.0, -1.0]}, "radius_scales must be from 0.5 to 2"),
+        (BoardSettings, {"radius_scales": [1.0]}, "radius_scales must list 2 sizes or more"),
+        (BoardSettings, {"fit_tolerance": 0.0}, "fit_tolerance must be from 0.01 to 10"),
+        (BoardSettings, {"edge_min": -1.0}, "edge_min must be from 0 to 1e+09, got -1.0"),
+        (MotionSettings, {"width": 0}, "width must be from 16 to 4096, got 0"),
+        (MotionSettings, {"share": 2.0}, "share must be from 0 to 1, got 2.0"),
+    ],
+)
+def test_a_value_the_stage_cannot_work_with_is_refused_naming_its_limits(
+    cls: type[object], table: dict[str, object], message: str
+) -> None:
+    """Before it divides by zero or asks for a picture of a billion pixels."""
+    with pytest.raises(SettingsError) as e:
+        from_table(cls, table, "my.toml [s]")
+    assert str(e.value).startswith(f"my.toml [s]: {message}")
+    with pytest.raises(ValueError, match=re.escape(message.split(",")[0])):
+        cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in table.items()})
