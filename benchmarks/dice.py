@@ -1,15 +1,14 @@
-"""Dice reading: pip accuracy on real photos and rendered rolls, verdicts, time per frame.
+"""Dice reading: accuracy on real photos and rendered rolls, verdicts, time per frame.
 
-    .venv/bin/python benchmarks/dice.py [--rolls 140] [--seed 2026] [--real DIR] [--reader pips]
+    .venv/bin/python benchmarks/dice.py [--rolls 140] [--seed 2026] [--real DIR]
 
 - Real photos: `../shared/data/dice_real_dev` (394 webcam photos, 1,200 dice), read
-  without a calibration. Unreadable and missed dice count as wrong.
+  without a calibration (the dice networks searching the plain photo). Unreadable and
+  missed dice count as wrong.
 - Rendered rolls: every kind in turn (valid, cocked, on a checker, wrong section, off
   the board, wrong number of dice, opening roll) on random boards, styles, poses and
-  looks at 1920x1080, read with the true calibration and the roller (by the dice
-  networks, `vision/dicenet.py`; with `--reader pips`, by the pip reader).
-- The same rolls as in a video (`DiceWatch`): the board seen first without the dice, then
-  read only where it changed (and, with one die read, completed there).
+  looks at 1920x1080, read with the true calibration and the roller by the dice
+  networks (`vision/dicenet.py`).
 - Time: the median per image on one core, and its share of the 33 ms frame interval at
   30 fps; and the motion stage's (`vision.motion.MotionGate`, which tells moving frames
   from still ones and runs on every frame of a video) over the same rolls, each seen
@@ -38,8 +37,8 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 from calibration.geometry import BoardGeometry
 from calibration.schema import load
 from sim import write_roll_set
-from vision.changes import DiceWatch
 from vision.config import Config, load_config
+from vision.dice import read_dice
 from vision.evaluate import evaluate
 from vision.motion import MotionGate
 
@@ -49,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def show(name: str, m: dict) -> None:  # type: ignore[type-arg]
     print(f"{name}: {m['images']} images, {m['dice']} dice")
     print(
-        f"  pips right {m['accuracy']:.2%} (wrong {m['wrong']}, of which high-confidence "
+        f"  dice right {m['accuracy']:.2%} (wrong {m['wrong']}, of which high-confidence "
         f"{m['wrong_high_confidence']}; unreadable {m['unreadable']}; missed {m['missed']}); "
         f"extra dice found {m['extra_dice']}"
     )
@@ -87,11 +86,10 @@ def steady_ms(cfg: Config, folder: Path) -> list[float]:
     for line in (folder / "labels.jsonl").read_text().splitlines():
         entry = json.loads(line)
         geo = BoardGeometry(load(folder / entry["calibration"]))
-        watch = DiceWatch(cfg, geo)
         frame = np.asarray(cv2.imread(str(folder / entry["path"])), np.uint8)
-        watch.read_roll(frame, entry["roller"])
+        read_dice(cfg, frame, geo, entry["roller"])
         start = time.perf_counter()
-        watch.read_roll(frame, entry["roller"])
+        read_dice(cfg, frame, geo, entry["roller"])
         times.append((time.perf_counter() - start) * 1000)
     return times
 
@@ -101,14 +99,9 @@ def main() -> None:
     ap.add_argument("--rolls", type=int, default=140)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--real", default=str(ROOT.parent / "shared" / "data" / "dice_real_dev"))
-    ap.add_argument("--reader", choices=["net", "pips"], default="net")
     args = ap.parse_args()
     cv2.setNumThreads(1)  # one core, as the target says
     cfg = load_config()
-    cfg["net"]["use"] = float(args.reader == "net")
-    print(
-        f"calibrated frames read by the {'dice networks' if args.reader == 'net' else 'pip reader'}"
-    )
     real = Path(args.real)
     if (real / "labels.jsonl").is_file():
         show("real photos", evaluate(cfg, real).to_json())
@@ -117,10 +110,6 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         write_roll_set(tmp, args.rolls, seed=args.seed, backgrounds=True)
         show("rendered rolls (1920x1080, calibrated), each a still", evaluate(cfg, tmp).to_json())
-        show(
-            "the same rolls in a video (the board seen without the dice first)",
-            evaluate(cfg, tmp, backgrounds=True).to_json(),
-        )
         ms = float(np.median(steady_ms(cfg, Path(tmp))))
         print(
             f"a frame of a board whose calibration was met before (a camera's): median "

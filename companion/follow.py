@@ -19,9 +19,8 @@ from calibration.geometry import BoardGeometry
 from companion.referee import BoardSeen, Event, Observation, Referee
 from vision.board import BoardReader
 from vision.board_settings import BoardSettings
-from vision.changes import DiceWatch
 from vision.config import Config, load_config
-from vision.dice import DieReading
+from vision.dice import DieReading, read_dice
 from vision.motion import MotionGate, MotionSettings
 
 Image = NDArray[np.uint8]
@@ -59,13 +58,12 @@ class Follower:
         self.referee = referee
         self.config = config or load_config()
         self.board = BoardReader(geo, board)
-        self.dice = DiceWatch(self.config, geo)
         self.gate = MotionGate(motion)
         self.last: tuple[list[DieReading], BoardSeen] | None = None
         self.stats = Stats()
 
     def read(self, image: Image) -> tuple[list[DieReading], BoardSeen]:
-        dice = self.dice.read(image)
+        dice = read_dice(self.config, image, self.geo).dice
         reading = self.board.read(image)
         places = tuple((p.place, float(p.confidence)) for p in reading.places)
         board = BoardSeen(tuple(reading.white), tuple(reading.black), reading.confidence, places)

@@ -1,4 +1,4 @@
-"""The named thresholds of the vision stages, read from one TOML file.
+"""The dice reader's named settings (`[net]`: the dice networks'), read from one TOML file.
 
 `vision/dice.toml` holds the defaults. A user's file overrides any of them and
 must not name a key that does not exist: a typo would otherwise be ignored and
@@ -42,7 +42,8 @@ def load_config(path: str | Path | None = None) -> Config:
     user = _read(Path(path))
     for section, keys in user.items():
         if section not in config or not isinstance(keys, dict):
-            raise ConfigError(f"{path}: unknown section [{section}]")
+            known = ", ".join(f"[{name}]" for name in config)
+            raise ConfigError(f"{path}: unknown section [{section}] (known: {known})")
         for key, value in keys.items():
             if key not in config[section]:
                 raise ConfigError(f"{path}: unknown key {section}.{key}")

@@ -28,7 +28,6 @@ from calibration.geometry import BoardGeometry
 from calibration.imageio import ImageFileError, load_image
 from calibration.jsonin import BadJSON, loads
 from calibration.schema import load as load_calibration
-from vision.changes import DiceWatch
 from vision.config import Config, config_text
 from vision.dice import REASONS, read_dice
 from vision.errors import VisionError
@@ -107,10 +106,9 @@ def _read_image(path: Path, where: str) -> NDArray[np.uint8]:
         raise VisionError(f"{where}: {e}") from None
 
 
-def evaluate(cfg: Config, folder: str | Path, backgrounds: bool = False) -> Metrics:
-    """The metrics of reading every labelled image. With `backgrounds`, an image whose
-    label names a `background` (the same board before the dice were thrown) and a
-    calibration is read as in a video (`DiceWatch`), with that frame seen first."""
+def evaluate(cfg: Config, folder: str | Path) -> Metrics:
+    """The metrics of reading every labelled image (a label's `background`, the board
+    before the dice were thrown, is not needed to read them and is ignored)."""
     folder = Path(folder)
     labels = folder / "labels.jsonl"
     if not labels.is_file():
@@ -136,18 +134,8 @@ def evaluate(cfg: Config, folder: str | Path, backgrounds: bool = False) -> Metr
             if key not in geos:
                 geos[key] = BoardGeometry(load_calibration(folder / key))
             geo = geos[key]
-        watch = None
-        if backgrounds and geo is not None and entry.get("background"):
-            before = _read_image(folder / str(entry["background"]), f"{labels}:{n}")
-            if before.shape != image.shape:
-                raise VisionError(f"{labels}:{n}: cannot read background {entry['background']}")
-            watch = DiceWatch(cfg, geo)
-            watch.background.remember(np.asarray(before, dtype=np.uint8))
         start = time.perf_counter()
-        if watch is not None:
-            result = watch.read_roll(np.asarray(image, dtype=np.uint8), entry.get("roller"))
-        else:
-            result = read_dice(cfg, np.asarray(image, dtype=np.uint8), geo, entry.get("roller"))
+        result = read_dice(cfg, np.asarray(image, dtype=np.uint8), geo, entry.get("roller"))
         m.times_ms.append((time.perf_counter() - start) * 1000)
         m.images += 1
         used: set[int] = set()

@@ -24,20 +24,13 @@ def add_parsers(sub: Any) -> None:
             "in the roller's right-hand section, not on a checker. Without --calibration only "
             "cocked dice, the number of dice and unreadable dice can be judged. With --batch, "
             'read JSON lines on stdin: {"image": PATH, "calibration": PATH or null, "roller": '
-            '"white"|"black"|"opening"|null, "background": PATH (optional)}, one result line '
-            "each."
+            '"white"|"black"|"opening"|null}, one result line each.'
         ),
     )
     rd.add_argument("image", nargs="?", help="a camera image or a photo of dice")
     rd.add_argument("--calibration", help="the board's calibration file (from calibrate)")
     rd.add_argument("--roller", choices=ROLLERS, help="who rolled ('opening': one die each)")
-    rd.add_argument(
-        "--background",
-        metavar="FRAME",
-        help="a frame of the board just before the throw (same camera, no dice): the places "
-        "that changed since are searched again for dice the frame alone hides",
-    )
-    rd.add_argument("--config", help="a thresholds file overriding vision/dice.toml")
+    rd.add_argument("--config", help="a settings file overriding vision/dice.toml")
     rd.add_argument("--batch", action="store_true", help="JSON lines on stdin, one result each")
     rd.add_argument("--json", action="store_true", help="one JSON document (as in CONTRACTS.md)")
     rd.set_defaults(func=cmd_read_dice)
@@ -81,15 +74,8 @@ class _Reader:
             self.geometries[path] = BoardGeometry(load(path))
         return self.geometries[path]
 
-    def read(
-        self,
-        image_path: str,
-        calibration: str | None,
-        roller: str | None,
-        background: str | None = None,
-    ) -> dict[str, Any]:
+    def read(self, image_path: str, calibration: str | None, roller: str | None) -> dict[str, Any]:
         # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
-        from vision.changes import DiceWatch
         from vision.dice import read_dice
 
         if roller is not None and roller not in ROLLERS:
@@ -98,16 +84,7 @@ class _Reader:
         geo = self.geometry(calibration)
         if geo is not None:
             _same_size(image_path, image, geo)
-        if background is None:
-            result: dict[str, Any] = read_dice(self.config, image, geo, roller).to_json()
-            return result
-        if geo is None:
-            raise UsageError("--background needs the board's --calibration file")
-        before = _load_image(background)
-        _same_size(background, before, geo)
-        watch = DiceWatch(self.config, geo)
-        watch.background.remember(before)
-        result = watch.read_roll(image, roller).to_json()
+        result: dict[str, Any] = read_dice(self.config, image, geo, roller).to_json()
         return result
 
 
@@ -212,10 +189,7 @@ def _batch_line(reader: _Reader, line: str) -> dict[str, Any]:
         cal = obj.get("calibration")
         if cal is not None and not isinstance(cal, str):
             raise UsageError("calibration: expected a path or null")
-        background = obj.get("background")
-        if background is not None and not isinstance(background, str):
-            raise UsageError("background: expected a path or null")
-        return reader.read(obj["image"], cal, obj.get("roller"), background)
+        return reader.read(obj["image"], cal, obj.get("roller"))
     except (BadJSON, UsageError, CalibrationError, VisionError) as e:
         return {"error": str(e)}
 
@@ -237,7 +211,7 @@ def cmd_read_dice(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
         return 0
     if not args.image:
         raise UsageError("give an IMAGE, or --batch")
-    result = reader.read(args.image, args.calibration, args.roller, args.background)
+    result = reader.read(args.image, args.calibration, args.roller)
     if args.json:
         print(json.dumps(result), file=stdout)
         return 0
@@ -267,15 +241,7 @@ def add_evaluate_parser(sub: Any) -> None:
         ),
     )
     ev.add_argument("folder", help="the labelled set")
-    ev.add_argument("--config", help="a thresholds file overriding vision/dice.toml")
-    ev.add_argument(
-        "--backgrounds",
-        action="store_true",
-        help=(
-            "read an image whose label names a 'background' (the board before the dice were "
-            "thrown) as in a video: that frame seen first"
-        ),
-    )
+    ev.add_argument("--config", help="a settings file overriding vision/dice.toml")
     ev.add_argument("-o", "--output", default="dice-evaluation", help="where to write the report")
     ev.set_defaults(func=cmd_evaluate_dice)
 
@@ -288,7 +254,7 @@ def cmd_evaluate_dice(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
 
     try:
         cfg = load_config(args.config)
-        metrics = evaluate(cfg, args.folder, args.backgrounds)
+        metrics = evaluate(cfg, args.folder)
     except (VisionError, CalibrationError) as e:
         raise UsageError(str(e)) from None
     write_report(cfg, metrics, args.output)

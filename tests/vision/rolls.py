@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from functools import cache
 
-import pytest
-
 from sim import ROLL_KINDS, Scene, random_roll_scene
-from vision.config import Config, load_config
+from vision.config import load_config
 
 
 @cache
@@ -24,15 +21,4 @@ def benchmark_roll(n: int, seed: int = 2026) -> tuple[Scene, str, list[str]]:
     return scene, roller, reasons
 
 
-def pip_reader(cfg: Config) -> Config:
-    """`cfg` with the dice networks off: calibrated colour frames read by the pip reader
-    (`vision.dice.read_calibrated`), as grey frames always are."""
-    out = copy.deepcopy(cfg)
-    out["net"]["use"] = 0
-    return out
-
-
-NET = load_config()  # calibrated colour frames read by the dice networks
-PIPS = pip_reader(NET)  # ... and by the pip reader
-# What either reader must do: a test taking `cfg` runs with both.
-READERS = pytest.mark.parametrize("cfg", [NET, PIPS], ids=["net", "pips"])
+NET = load_config()  # the dice networks' settings, as shipped

@@ -84,36 +84,37 @@ def test_evaluate_dice_writes_metrics_confusion_and_config(tmp_path: Path) -> No
     assert len(csv_rows) == 7
     # The confusion matrix accounts for every labelled die.
     assert sum(int(c) for row in csv_rows[1:] for c in row.split(",")[1:]) == metrics["dice"]
-    assert "contrast_min" in (tmp_path / "rep" / "config.toml").read_text()
+    assert "value_min" in (tmp_path / "rep" / "config.toml").read_text()
 
 
-def test_evaluate_dice_reads_a_set_with_backgrounds_as_a_video(tmp_path: Path) -> None:
+def test_a_set_with_backgrounds_is_read_from_its_frames_alone(tmp_path: Path) -> None:
     from sim import write_roll_set
 
+    # A label's `background` (the board before the throw) is not needed: the frames are
+    # read alone, the background not even opened. `--backgrounds` is refused.
     write_roll_set(tmp_path / "set", 2, seed=5, image_size=(1280, 720), backgrounds=True)
     labels = (tmp_path / "set" / "labels.jsonl").read_text()
     assert labels.count('"background": "roll_0001.board.png"') == 1
-    result = run("evaluate-dice", str(tmp_path / "set"), "--backgrounds", "-o", str(tmp_path / "r"))
+    (tmp_path / "set" / "roll_0001.board.png").unlink()
+    result = run("evaluate-dice", str(tmp_path / "set"), "-o", str(tmp_path / "r"))
     assert result.returncode == 0, result.stderr
     metrics = json.loads((tmp_path / "r" / "metrics.json").read_text())
     assert metrics["images"] == 2 and metrics["dice"] == 4
-    # A background that is not there: one line naming it, nothing written.
-    (tmp_path / "set" / "roll_0001.board.png").unlink()
     result = run("evaluate-dice", str(tmp_path / "set"), "--backgrounds", "-o", str(tmp_path / "x"))
-    assert result.returncode == 2
-    assert result.stderr.count("\n") == 1 and "roll_0001.board.png" in result.stderr
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "unrecognized arguments: --backgrounds" in result.stderr
     assert not (tmp_path / "x").exists()
 
 
-def test_a_frame_is_read_with_the_board_before_the_throw(
+def test_a_cocked_die_is_read_from_the_frame_alone_and_background_is_refused(
     tmp_path: Path,
 ) -> None:
     from sim import film_game
 
     # A still of the referee benchmark's first game: a cocked 2 whose pips lie by its short
-    # top's edge and its shadow, beside a flat 6, thrown by black. (The pip reader missed
-    # the 2 in the frame alone and found it only where the board changed: tests/vision/
-    # test_changes.py.)
+    # top's edge and its shadow, beside a flat 6, thrown by black. (The retired pip reader
+    # missed the 2 in the frame alone and needed the board before the throw,
+    # `--background`; the networks read the frame alone.)
     film = film_game(100, (1920, 1080), length=7, illegal_at=5)
     before, thrown = film.shots[389].scene, film.shots[391].scene
     assert not before.dice and [d.state for d in thrown.dice] == ["flat", "cocked"]
@@ -124,38 +125,14 @@ def test_a_frame_is_read_with_the_board_before_the_throw(
     cv2.imwrite(str(back), render(before).image)
     r.calibration.save(cal)
     args = ("read-dice", str(image), "--calibration", str(cal), "--roller", "black", "--json")
-    alone = json.loads(run(*args).stdout)
-    assert alone["reasons"] == ["cocked"] and alone["roll"] == [6, 2]
-    result = run(*args, "--background", str(back))
+    result = run(*args)
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
     assert out["reasons"] == ["cocked"] and out["roll"] == [6, 2] and out["valid"] is False
     assert sorted(d["flat"] for d in out["dice"]) == [False, True]
     assert all(d["section"] == "left" for d in out["dice"])
-    # The same in a batch line; a background needs the calibration, and the same size.
-    small = tmp_path / "small.png"
-    cv2.imwrite(str(small), cv2.resize(r.image, (960, 540)))
-    lines = [
-        json.dumps(
-            {
-                "image": str(image),
-                "calibration": str(cal),
-                "roller": "black",
-                "background": str(back),
-            }
-        ),
-        json.dumps({"image": str(image), "calibration": None, "background": str(back)}),
-        json.dumps({"image": str(image), "calibration": str(cal), "background": str(small)}),
-        json.dumps({"image": str(image), "calibration": str(cal), "background": 7}),
-    ]
-    batch = [
-        json.loads(x)
-        for x in run("read-dice", "--batch", stdin="\n".join(lines)).stdout.splitlines()
-    ]
-    assert batch[0]["reasons"] == ["cocked"]
-    assert "needs the board's --calibration" in batch[1]["error"]
-    assert "small.png: image is 960x540 but the calibration is for 1920x1080" in batch[2]["error"]
-    assert "background: expected a path" in batch[3]["error"]
-    bad = run("read-dice", str(image), "--background", str(back))
-    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
-    assert "--background needs" in bad.stderr
+    # --background is no option any more: one line, exit 2, nothing read.
+    bad = run(*args, "--background", str(back))
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert len(bad.stderr.strip().splitlines()) == 1
+    assert "unrecognized arguments: --background" in bad.stderr

@@ -1,13 +1,14 @@
-"""The dice networks on a calibrated board (`vision/dicenet.py`): the board seen from
-above, the dice marked and read, and the rules' verdict on rolls they never saw."""
+"""The dice networks (`vision/dicenet.py`), the one dice reader: on a calibrated board the
+board seen from above, the dice marked and read, and the rules' verdict on rolls they
+never saw; which search reads a frame (with a calibration or without); a grey frame."""
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -25,7 +26,6 @@ from sim import (
     render,
 )
 from tests.vision.rolls import benchmark_roll
-from vision.changes import DiceWatch
 from vision.config import load_config
 from vision.dice import read_dice
 from vision.dicenet import around, board_frame, warp
@@ -91,51 +91,71 @@ def test_every_kind_of_roll_in_every_style_gets_the_rules_verdict(kind: str, sty
         assert near.flat == truth["flat"] and near.on_checker == truth["on_checker"]
 
 
-def test_in_a_video_a_die_that_changed_nothing_where_it_lies_is_read() -> None:
+def test_a_die_that_changes_nothing_where_it_lies_is_read_from_the_frame_alone() -> None:
     # The dice benchmark's roll 127: a black 5 on a dark point changes less than 1% of its
-    # disc since the board was seen without dice (the pip reader's video path looked only
-    # where the board changed, and missed it). The networks read the whole board.
+    # disc since the board was seen without dice (the retired pip reader's video path
+    # looked only where the board changed, and missed it). The networks read the whole
+    # board from the frame alone.
     scene, roller, reasons = benchmark_roll(127)
     assert reasons == ["cocked"] and sorted(d.value for d in scene.dice) == [3, 5]
     r = render(scene)
     assert r.calibration is not None
-    geo = BoardGeometry(r.calibration)
-    watch = DiceWatch(CFG, geo)
-    assert watch.read_roll(render(replace(scene, dice=())).image).dice == []
-    five = next(d for d in r.labels["dice"] if d["value"] == 5)
-    changed = watch.background.changed(r.image)
-    assert changed is not None
-    assert watch.background.changed_share(changed, *five["center_px"], 15, colour=True) < 0.05
-    result = watch.read_roll(r.image, roller)
+    result = read_dice(CFG, r.image, BoardGeometry(r.calibration), roller)
     assert sorted(d.value or 0 for d in result.dice) == [3, 5]
     assert result.reasons == ["cocked"]
 
 
-def test_without_the_networks_the_pip_reader_reads_the_frame() -> None:
+class Spy:
+    """Which of the networks' searches read a frame, and the frame each was given."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls: list[tuple[str, tuple[int, ...]]] = []
+        for name in ("find_dice", "find_dice_plain"):
+            real = getattr(vision.dicenet, name)
+            monkeypatch.setattr(vision.dicenet, name, self._spy(name, real))
+
+    def _spy(self, name: str, real: object) -> object:
+        def spy(cfg: object, image: np.ndarray, *rest: object) -> object:
+            self.calls.append((name, image.shape))
+            return real(cfg, image, *rest)  # type: ignore[operator]
+
+        return spy
+
+
+def test_with_a_calibration_the_board_is_searched_without_one_the_photo(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One reader: the networks, on the board seen from above with a calibration, over
+    # the whole photo at a ladder of scales without one. Sections, checkers and the
+    # board's edge are judged with a calibration only.
     r, _, roller, _ = roll("valid", "white", 3)
     geo = BoardGeometry(r.calibration)
-    pips = copy.deepcopy(CFG)
-    pips["net"]["use"] = 0
-    calls: list[int] = []
-    real = vision.dicenet.find_dice
+    spy = Spy(monkeypatch)
+    board = read_dice(CFG, r.image, geo, roller)
+    assert spy.calls == [("find_dice", r.image.shape)]
+    assert board.dice and all(d.section in ("left", "right", "bar", "off") for d in board.dice)
+    plain = read_dice(CFG, r.image, None, roller)
+    assert spy.calls[1:] == [("find_dice_plain", r.image.shape)]
+    assert all(d.section is None for d in plain.dice)
+    assert set(plain.reasons) <= {"cocked", "dice_count", "unreadable"}
 
-    def spy(*a: object, **k: object) -> object:
-        calls.append(1)
-        return real(*a, **k)  # type: ignore[arg-type]
 
-    mp = pytest.MonkeyPatch()
-    mp.setattr(vision.dicenet, "find_dice", spy)
-    try:
-        read_dice(pips, r.image, geo, roller)
-        assert calls == []
-        read_dice(CFG, r.image, geo, roller)
-        assert calls == [1]
-        # A grey frame has no colour for the networks: the pip reader reads it.
-        grey = r.image.mean(axis=2).astype(np.uint8)
-        read_dice(CFG, grey, geo, roller)
-        assert calls == [1]
-    finally:
-        mp.undo()
+def test_a_grey_frame_is_read_as_its_grey_in_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A grey frame (2-D or one channel) is read by the networks, as the colour frame
+    # whose three channels are its grey: the same dice as that frame, with or without
+    # a calibration.
+    r, _, roller, _ = roll("valid", "white", 3)
+    geo = BoardGeometry(r.calibration)
+    grey = cv2.cvtColor(r.image, cv2.COLOR_BGR2GRAY)
+    as_colour = cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
+    spy = Spy(monkeypatch)
+    for calibration in (geo, None):
+        want = [d.to_json() for d in read_dice(CFG, as_colour, calibration, roller).dice]
+        for frame in (grey, grey[:, :, None]):
+            got = read_dice(CFG, frame, calibration, roller)
+            assert [d.to_json() for d in got.dice] == want
+    assert {shape for _, shape in spy.calls} == {as_colour.shape}
+    assert [name for name, _ in spy.calls] == ["find_dice"] * 3 + ["find_dice_plain"] * 3
 
 
 @pytest.mark.parametrize(
