@@ -7,8 +7,9 @@
   missed dice count as wrong.
 - Rendered rolls: every kind in turn (valid, cocked, on a checker, wrong section, off
   the board, wrong number of dice, opening roll) on random boards, styles, poses and
-  looks at 1920x1080, read with the true calibration and the roller by the dice
-  networks (`vision/dicenet.py`).
+  looks at 1920x1080, read with the true calibration by the dice networks
+  (`vision/dicenet.py`) and judged for the roller by the rules
+  (`companion.rules.roll_verdict`).
 - Time: the median per image on one core, and its share of the 33 ms frame interval at
   30 fps; and the motion stage's (`vision.motion.MotionGate`, which tells moving frames
   from still ones and runs on every frame of a video) over the same rolls, each seen
@@ -36,6 +37,7 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 
 from calibration.geometry import BoardGeometry
 from calibration.schema import load
+from companion.rules import REASONS, roll_verdict
 from sim import write_roll_set
 from vision.config import Config, load_config
 from vision.dice import read_dice
@@ -87,9 +89,9 @@ def steady_ms(cfg: Config, folder: Path) -> list[float]:
         entry = json.loads(line)
         geo = BoardGeometry(load(folder / entry["calibration"]))
         frame = np.asarray(cv2.imread(str(folder / entry["path"])), np.uint8)
-        read_dice(cfg, frame, geo, entry["roller"])
+        read_dice(cfg, frame, geo)
         start = time.perf_counter()
-        read_dice(cfg, frame, geo, entry["roller"])
+        read_dice(cfg, frame, geo)
         times.append((time.perf_counter() - start) * 1000)
     return times
 
@@ -104,12 +106,13 @@ def main() -> None:
     cfg = load_config()
     real = Path(args.real)
     if (real / "labels.jsonl").is_file():
-        show("real photos", evaluate(cfg, real).to_json())
+        show("real photos", evaluate(cfg, real, roll_verdict, REASONS).to_json())
     else:
         print(f"real photos: {real} not found (skipped)")
     with tempfile.TemporaryDirectory() as tmp:
         write_roll_set(tmp, args.rolls, seed=args.seed, backgrounds=True)
-        show("rendered rolls (1920x1080, calibrated), each a still", evaluate(cfg, tmp).to_json())
+        rendered = evaluate(cfg, tmp, roll_verdict, REASONS).to_json()
+        show("rendered rolls (1920x1080, calibrated), each a still", rendered)
         ms = float(np.median(steady_ms(cfg, Path(tmp))))
         print(
             f"a frame of a board whose calibration was met before (a camera's): median "

@@ -19,7 +19,7 @@ from sim.films import FPS, GameFilm
 
 @dataclass
 class SeenDie:
-    """A die as a reader reports it (what the referee needs: `referee.DieSeen`)."""
+    """A die as a reader reports it (what the rules need: `companion.rules.roll.DieShown`)."""
 
     value: int | None
     flat: bool

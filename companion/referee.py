@@ -11,8 +11,9 @@ whose turn it is and what is allowed) it decides:
 
 - opening roll: one die in each player's right-hand section; equal dice are
   rolled again (`reroll`, reason `tie`), a broken roll too (`reroll` with the
-  reasons of `vision.dice.verdict`); dice the camera cannot read are no reason to
-  roll again: the referee asks for them by hand (`needs_fix`);
+  reasons of `companion.rules.roll.roll_verdict`, the referee's verdict); dice the
+  camera cannot read are no reason to roll again: the referee asks for them by hand
+  (`needs_fix`);
 - roll: two dice in the roller's right-hand section, flat, off the checkers
   (unless the director allows dice on checkers) -> `roll`; otherwise `reroll`
   with the reasons, and the next roll counts only after those dice are picked up;
@@ -47,7 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from companion.explain import (
     ExplainSettings,
@@ -61,17 +62,9 @@ from companion.explain import (
 )
 from companion.rules.match import Action, Match, MatchError, Phase
 from companion.rules.position import Color, Play, Position
+from companion.rules.roll import DieShown, roll_verdict
 
 Event = dict[str, Any]
-
-
-class DieSeen(Protocol):
-    """What the referee needs of a die read (`vision.dice.DieReading` has it)."""
-
-    value: int | None
-    flat: bool
-    section: str | None
-    on_checker: bool
 
 
 @dataclass(frozen=True)
@@ -90,44 +83,21 @@ class Observation:
     frame: int
     t: float
     moving: bool = False
-    dice: Sequence[DieSeen] = ()
+    dice: Sequence[DieShown] = ()
     board: BoardSeen | None = None
-
-
-Verdict = Callable[[Sequence[DieSeen], str], tuple[tuple[int, int] | None, bool, list[str]]]
-
-
-def rules_verdict(
-    dice: Sequence[DieSeen], roller: str, on_checker_allowed: bool = False
-) -> tuple[tuple[int, int] | None, bool, list[str]]:
-    """The roll and whether it stands for `roller` ("white", "black" or "opening")."""
-    from vision.dice import verdict
-
-    read = [d for d in dice if d.value is not None]
-    if len(read) == 2 and len(dice) > 2:
-        # Beside two dice read, what cannot be read is taken for no die (a gap between
-        # two checkers can look like a face); a third die read still counts.
-        dice = read
-    roll, _, reasons = verdict(list(dice), roller, True)  # type: ignore[arg-type]
-    if on_checker_allowed:
-        reasons = [r for r in reasons if r != "on_checker"]
-    if len(reasons) > 1 and "unreadable" in reasons:
-        # Rolled again for a rule's sake: what the dice showed does not matter.
-        reasons = [r for r in reasons if r != "unreadable"]
-    return roll, not reasons, reasons
 
 
 @dataclass
 class _Settled:
     dice: tuple[tuple[Any, ...], ...]
     board: BoardSeen | None
-    raw_dice: Sequence[DieSeen] = field(default_factory=tuple)
+    raw_dice: Sequence[DieShown] = field(default_factory=tuple)
 
 
 _NO_LOOK = _Settled((), None)  # a play taken on a look already looked at
 
 
-def _dice_key(dice: Sequence[DieSeen]) -> tuple[tuple[Any, ...], ...]:
+def _dice_key(dice: Sequence[DieShown]) -> tuple[tuple[Any, ...], ...]:
     return tuple(sorted((str(d.section), d.value or 0, d.flat, d.on_checker) for d in dice))
 
 
@@ -328,7 +298,7 @@ class Referee:
         return []  # a double or resignation is pending: the page or the unit answers it
 
     def _opening(self, s: _Settled) -> list[Event]:
-        roll, ok, reasons = rules_verdict(s.raw_dice, "opening")
+        roll, ok, reasons = roll_verdict(s.raw_dice, "opening", refereeing=True)
         if reasons == ["unreadable"]:
             return self._unreadable(None)
         if not ok or roll is None:
@@ -351,7 +321,7 @@ class Referee:
     def _throw(self, s: _Settled, match: Match) -> list[Event]:
         roller = match.on_roll if match.phase == Phase.ROLL else match.on_roll.opponent
         allowed = match.rules.dice_on_checker == "allowed"
-        roll, ok, reasons = rules_verdict(s.raw_dice, str(roller), allowed)
+        roll, ok, reasons = roll_verdict(s.raw_dice, str(roller), True, allowed, refereeing=True)
         if reasons == ["unreadable"]:
             return self._unreadable(roller)
         if not ok or roll is None:

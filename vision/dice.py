@@ -1,10 +1,11 @@
-"""Dice: find every die in a frame, read its top face, judge how it lies and the roll.
+"""Dice: find every die in a frame, read its top face, see how it lies and where.
 
 One reader: two small networks (`vision.dicenet`, run by ONNX Runtime). With a
 calibration the board is seen from straight above and searched there (`net_dice`);
 without one, a plain photo is searched at a ladder of scales (`plain_net_dice`,
 `[net] plain_*` in `vision/dice.toml`). A grey frame is read as a colour one whose
-three channels are its grey. The rules' verdict on the dice read is `verdict`.
+three channels are its grey. Whether the dice read stand as a roll is the rules'
+verdict (`companion.rules.roll`), not the reader's.
 """
 
 from __future__ import annotations
@@ -17,13 +18,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.geometry import BoardGeometry, Color
+from calibration.geometry import BoardGeometry
 from vision import dicenet
 from vision.config import Config
 from vision.errors import ImageError
 
 Image = NDArray[np.uint8]
-REASONS = ("cocked", "wrong_section", "on_checker", "off_board", "dice_count", "unreadable")
 
 
 @dataclass
@@ -48,56 +48,10 @@ class DieReading:
 
 @dataclass
 class DiceResult:
+    """The dice read in one frame and the time it took."""
+
     dice: list[DieReading]
-    roll: tuple[int, int] | None
-    valid: bool
-    reasons: list[str]
     elapsed_ms: float = 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "dice": [d.to_json() for d in self.dice],
-            "roll": list(self.roll) if self.roll else None,
-            "valid": self.valid,
-            "reasons": self.reasons,
-            "elapsed_ms": round(self.elapsed_ms, 2),
-        }
-
-
-def verdict(
-    dice: list[DieReading], roller: str | None, calibrated: bool
-) -> tuple[tuple[int, int] | None, bool, list[str]]:
-    """The roll (high die first) and whether it stands, with the reasons it does not."""
-    reasons: list[str] = []
-    values = [d.value for d in dice]
-    roll = None
-    if len(dice) == 2 and None not in values:
-        hi, lo = sorted((int(v) for v in values if v is not None), reverse=True)
-        roll = (hi, lo)
-    if any(v is None for v in values):
-        reasons.append("unreadable")
-    if len(dice) != 2:
-        reasons.append("dice_count")
-    if any(not d.flat for d in dice):
-        reasons.append("cocked")
-    if calibrated:
-        if any(d.on_checker for d in dice):
-            reasons.append("on_checker")
-        if any(d.section == "off" for d in dice):
-            reasons.append("off_board")
-        on_board = [d for d in dice if d.section != "off"]
-        if roller in ("white", "black"):
-            want = "right" if roller == "white" else "left"
-            if any(d.section != want for d in on_board):
-                reasons.append("wrong_section")
-        elif (
-            roller == "opening"
-            and len(on_board) == 2
-            and sorted(str(d.section) for d in on_board) != ["left", "right"]
-        ):
-            reasons.append("wrong_section")
-    ordered = [r for r in REASONS if r in reasons]
-    return roll, not ordered, ordered
 
 
 def net_dice(cfg: Config, image: Image, geo: BoardGeometry) -> list[DieReading]:
@@ -160,14 +114,13 @@ def read_dice(
     cfg: Config,
     image: Image,
     geo: BoardGeometry | None = None,
-    roller: Color | str | None = None,
+    roller: object = None,
 ) -> DiceResult:
-    """Everything about the dice in one frame: with a calibration, on the board and a
-    margin round it (`net_dice`; sections, checkers and the board's edge judged); without
-    one, anywhere in the photo (`plain_net_dice`; only cocked, unreadable and the number
-    of dice judged)."""
+    """The dice in one frame: with a calibration, on the board and a margin round it
+    (`net_dice`; each die's section and whether it rests on a checker); without one,
+    anywhere in the photo (`plain_net_dice`; no section). `roller` is not used (the
+    roll's verdict is the rules'); it stays until benchmarks/real.py stops passing it."""
     start = time.perf_counter()
     image = to_bgr(image)
     dice = net_dice(cfg, image, geo) if geo is not None else plain_net_dice(cfg, image)
-    roll, valid, reasons = verdict(dice, roller, geo is not None)
-    return DiceResult(dice, roll, valid, reasons, (time.perf_counter() - start) * 1000)
+    return DiceResult(dice, (time.perf_counter() - start) * 1000)

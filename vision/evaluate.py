@@ -7,6 +7,9 @@ A labelled set is a folder with `labels.jsonl`, one object per image:
 - optionally `calibration` (a file relative to the folder), `roller`, and `reasons`
   (the verdict the rules give: [] for a roll that stands).
 
+The reroll calls are measured only when the caller gives the verdict to measure (the
+rules', `companion.rules.roll.roll_verdict`: vision never imports companion).
+
 A labelled die counts as right only if a die is found on it and read as its value;
 missed and unreadable dice count as wrong.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 import csv
 import json
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,11 +33,17 @@ from calibration.imageio import ImageFileError, load_image
 from calibration.jsonin import BadJSON, loads
 from calibration.schema import load as load_calibration
 from vision.config import Config, config_text
-from vision.dice import REASONS, read_dice
+from vision.dice import DieReading, read_dice
 from vision.errors import VisionError
 
 NONE = 0  # confusion-matrix column for "no value": missed or unreadable
 HIGH_CONFIDENCE = 0.9
+
+# A roll's verdict: the dice read, the roller and whether the board was calibrated ->
+# the roll, whether it stands and the reasons it does not.
+Verdict = Callable[
+    [Sequence[DieReading], str | None, bool], tuple[tuple[int, int] | None, bool, list[str]]
+]
 
 
 @dataclass
@@ -47,7 +57,7 @@ class Metrics:
     wrong_high_confidence: int = 0
     extra: int = 0
     confusion: np.ndarray = field(default_factory=lambda: np.zeros((7, 7), np.int64))
-    calls: dict[str, list[int]] = field(default_factory=lambda: {r: [0, 0, 0] for r in REASONS})
+    calls: dict[str, list[int]] = field(default_factory=dict)  # reason: [true, false, missed]
     verdicts: int = 0
     invalid_accepted: int = 0
     valid_rerolled: int = 0
@@ -106,14 +116,21 @@ def _read_image(path: Path, where: str) -> NDArray[np.uint8]:
         raise VisionError(f"{where}: {e}") from None
 
 
-def evaluate(cfg: Config, folder: str | Path) -> Metrics:
+def evaluate(
+    cfg: Config,
+    folder: str | Path,
+    verdict: Verdict | None = None,
+    reasons: Sequence[str] = (),
+) -> Metrics:
     """The metrics of reading every labelled image (a label's `background`, the board
-    before the dice were thrown, is not needed to read them and is ignored)."""
+    before the dice were thrown, is not needed to read them and is ignored). With a
+    `verdict`, also its calls on each label with `reasons`: each reason of the vocabulary
+    `reasons` (or, without one, each reason called or labelled) counted."""
     folder = Path(folder)
     labels = folder / "labels.jsonl"
     if not labels.is_file():
         raise VisionError(f"{folder}: no labels.jsonl")
-    m = Metrics()
+    m = Metrics(calls={r: [0, 0, 0] for r in reasons})
     geos: dict[str, BoardGeometry] = {}
     for n, line in enumerate(labels.read_text().splitlines(), 1):
         if not line.strip():
@@ -135,7 +152,7 @@ def evaluate(cfg: Config, folder: str | Path) -> Metrics:
                 geos[key] = BoardGeometry(load_calibration(folder / key))
             geo = geos[key]
         start = time.perf_counter()
-        result = read_dice(cfg, np.asarray(image, dtype=np.uint8), geo, entry.get("roller"))
+        result = read_dice(cfg, np.asarray(image, dtype=np.uint8), geo)
         m.times_ms.append((time.perf_counter() - start) * 1000)
         m.images += 1
         used: set[int] = set()
@@ -166,21 +183,23 @@ def evaluate(cfg: Config, folder: str | Path) -> Metrics:
                 m.wrong += 1
                 m.wrong_high_confidence += die.confidence >= HIGH_CONFIDENCE
         m.extra += len(result.dice) - len(used)
-        if "reasons" in entry:
+        if verdict is not None and "reasons" in entry:
+            _, valid, called = verdict(result.dice, entry.get("roller"), geo is not None)
             m.verdicts += 1
-            want, got = set(entry["reasons"]), set(result.reasons)
-            for reason in REASONS:
+            want, got = set(entry["reasons"]), set(called)
+            for reason in reasons or sorted(want | got):
+                m.calls.setdefault(reason, [0, 0, 0])
                 if reason in got and reason in want:
                     m.calls[reason][0] += 1
                 elif reason in got:
                     m.calls[reason][1] += 1
                 elif reason in want:
                     m.calls[reason][2] += 1
-            if want and result.valid:
+            if want and valid:
                 m.invalid_accepted += 1
             if not want:
                 m.valid_rolls += 1
-                m.valid_rerolled += not result.valid
+                m.valid_rerolled += not valid
     return m
 
 

@@ -16,22 +16,14 @@ from typing import Any, TextIO
 
 from calibration.jsonin import read_text
 from companion.cli.common import UsageError, parse_dice, position_arg, whole_number
-from companion.rules import draw_board, gnubg_id, xgid
+from companion.rules import REASONS, draw_board, gnubg_id, xgid
 from companion.rules.mat import MatError, UnfinishedMatch, export_mat, import_mat
 from companion.rules.match import Action, Match, MatchRules, match_info
 from companion.store import Store, StoreError
 
 # The reasons a roll is void (CONTRACTS.md §4, read-dice's vocabulary) and an early roll
 # (companion.rules.match: thrown before the opponent picked up his dice).
-REROLL_REASONS = (
-    "cocked",
-    "wrong_section",
-    "on_checker",
-    "off_board",
-    "dice_count",
-    "unreadable",
-    "early",
-)
+REROLL_REASONS = (*REASONS, "early")
 
 COMMANDS = (
     "new, opening W B, roll 53, play TEXT, reroll [REASON...], double, take, drop, beaver, "

@@ -10,7 +10,7 @@ from calibration.imageio import ImageFileError, load_image
 from calibration.jsonin import BadJSON, loads
 from calibration.schema import CalibrationError, load
 from companion.cli.common import UsageError, add_settings_option, load_settings
-from companion.rules import Position, draw_board
+from companion.rules import REASONS, Position, draw_board, roll_verdict
 
 ROLLERS = ("white", "black", "opening")
 
@@ -84,8 +84,15 @@ class _Reader:
         geo = self.geometry(calibration)
         if geo is not None:
             _same_size(image_path, image, geo)
-        result: dict[str, Any] = read_dice(self.config, image, geo, roller).to_json()
-        return result
+        result = read_dice(self.config, image, geo)
+        verdict = roll_verdict(result.dice, roller, calibrated=geo is not None)
+        return {
+            "dice": [d.to_json() for d in result.dice],
+            "roll": list(verdict.roll) if verdict.roll else None,
+            "valid": verdict.valid,
+            "reasons": verdict.reasons,
+            "elapsed_ms": round(result.elapsed_ms, 2),
+        }
 
 
 def _same_size(image_path: str, image: Any, geo: Any) -> None:
@@ -254,7 +261,7 @@ def cmd_evaluate_dice(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
 
     try:
         cfg = load_config(args.config)
-        metrics = evaluate(cfg, args.folder)
+        metrics = evaluate(cfg, args.folder, roll_verdict, REASONS)
     except (VisionError, CalibrationError) as e:
         raise UsageError(str(e)) from None
     write_report(cfg, metrics, args.output)

@@ -12,7 +12,8 @@ Standard library only; imports nothing else of the project.
 The modules import each other one way only (tests/test_architecture.py checks
 that there is no cycle): errors <- position (Position, its Position ID, legal
 plays, a play written out) <- notation (reading play text), text (the board
-drawn), ids (Match ID, XGID), game <- match <- mat, sample.
+drawn), ids (Match ID, XGID), game <- match <- mat, sample; roll (whether the dice
+as they lie stand as a roll) stands alone.
 """
 
 from companion.rules.errors import (
@@ -51,6 +52,7 @@ from companion.rules.position import (
     position_from_id,
     position_id,
 )
+from companion.rules.roll import REASONS, DieShown, Verdict, roll_verdict
 from companion.rules.text import draw_board
 
 __all__ = [
@@ -58,9 +60,11 @@ __all__ = [
     "BLACK",
     "CHECKERS",
     "OFF",
+    "REASONS",
     "WHITE",
     "Color",
     "DiceError",
+    "DieShown",
     "GameResult",
     "GameState",
     "IdError",
@@ -74,6 +78,7 @@ __all__ = [
     "PositionError",
     "ResultType",
     "RulesError",
+    "Verdict",
     "check_dice",
     "draw_board",
     "find_play",
@@ -89,5 +94,6 @@ __all__ = [
     "parse_xgid",
     "position_from_id",
     "position_id",
+    "roll_verdict",
     "xgid",
 ]

@@ -1,6 +1,7 @@
-"""The dice reader (the networks, `vision.dicenet`): rendered rolls read, the verdict's
-rules, the settings file, what is no image. Accuracy on real photos is measured by
-`benchmarks/dice.py` and `benchmarks/real.py`, not here."""
+"""The dice reader (the networks, `vision.dicenet`): rendered rolls read (and judged by
+the rules, whose verdict is tested in tests/rules/test_roll.py), the settings file, what
+is no image. Accuracy on real photos is measured by `benchmarks/dice.py` and
+`benchmarks/real.py`, not here."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
+from companion.rules import roll_verdict
 from sim import START, Die, Look, Scene, render
 from tests.vision.rolls import NET
 from vision.config import load_config
-from vision.dice import REASONS, DieReading, read_dice, verdict
+from vision.dice import read_dice
 from vision.errors import ConfigError, ImageError
 
 CFG = NET
@@ -34,53 +36,20 @@ def rendered_roll(value: int, style: str, **kw: object) -> tuple[object, BoardGe
 @pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
 def test_every_face_is_read_on_a_clean_rendered_board(value: int, style: str) -> None:
     r, geo = rendered_roll(value, style, look=Look())
-    result = read_dice(CFG, r.image, geo, "white")  # type: ignore[attr-defined]
+    result = read_dice(CFG, r.image, geo)  # type: ignore[attr-defined]
     assert sorted(d.value for d in result.dice) == sorted([value, 7 - value])
-    assert result.roll == tuple(sorted([value, 7 - value], reverse=True))
-    assert result.valid and result.reasons == []
+    verdict = roll_verdict(result.dice, "white")
+    assert verdict.roll == tuple(sorted([value, 7 - value], reverse=True))
+    assert verdict.valid and verdict.reasons == []
     assert all(d.section == "right" and d.flat for d in result.dice)
 
 
 def test_dice_in_the_roller_s_left_section_are_a_wrong_section_for_white_not_black() -> None:
     r, geo = rendered_roll(3, "white", look=Look())
-    assert read_dice(CFG, r.image, geo, "black").reasons == ["wrong_section"]  # type: ignore[attr-defined]
-    assert read_dice(CFG, r.image, geo, "opening").reasons == ["wrong_section"]  # type: ignore[attr-defined]
-
-
-def die(value: int | None = 3, section: str | None = "right", **kw: object) -> DieReading:
-    return DieReading(value, 1.0, (0.0, 0.0), section=section, **kw)  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize(
-    ("dice", "roller", "reasons"),
-    [
-        ([die(5), die(3)], "white", []),
-        ([die(5, "left"), die(3, "left")], "black", []),
-        ([die(5, "left"), die(3, "right")], "opening", []),
-        ([die(5, "right"), die(3, "right")], "opening", ["wrong_section"]),
-        ([die(5), die(3, "left")], "white", ["wrong_section"]),
-        ([die(5), die(3, flat=False)], "white", ["cocked"]),
-        ([die(5), die(3, on_checker=True)], "white", ["on_checker"]),
-        ([die(5), die(3, "off")], "white", ["off_board"]),
-        ([die(5)], "white", ["dice_count"]),
-        ([die(5), die(3), die(2)], "white", ["dice_count"]),
-        ([die(5), die(None)], "white", ["unreadable"]),
-        ([die(5, "bar"), die(3)], "white", ["wrong_section"]),
-    ],
-)
-def test_the_verdict_follows_the_rules(
-    dice: list[DieReading], roller: str, reasons: list[str]
-) -> None:
-    roll, valid, got = verdict(dice, roller, calibrated=True)
-    assert got == reasons and valid == (not reasons)
-    assert set(got) <= set(REASONS)
-    if len(dice) == 2 and None not in (d.value for d in dice):
-        assert roll == (5, 3)
-
-
-def test_without_a_calibration_sections_and_checkers_are_not_judged() -> None:
-    _, valid, reasons = verdict([die(5, None, on_checker=True), die(3, None)], "white", False)
-    assert valid and reasons == []
+    dice = read_dice(CFG, r.image, geo).dice  # type: ignore[attr-defined]
+    assert roll_verdict(dice, "white").reasons == []
+    assert roll_verdict(dice, "black").reasons == ["wrong_section"]
+    assert roll_verdict(dice, "opening").reasons == ["wrong_section"]
 
 
 def test_a_config_file_overrides_defaults_and_rejects_unknown_names(tmp_path: Path) -> None:

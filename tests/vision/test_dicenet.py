@@ -14,6 +14,7 @@ import pytest
 
 import vision.dicenet
 from calibration.geometry import BoardGeometry
+from companion.rules import roll_verdict
 from sim import (
     DICE_STYLES,
     ROLL_KINDS,
@@ -79,9 +80,9 @@ def test_every_kind_of_roll_in_every_style_gets_the_rules_verdict(kind: str, sty
     # light: the reasons are the rules', and every die is found and read right.
     r, scene, roller, reasons = roll(kind, style, 1)
     geo = BoardGeometry(r.calibration)
-    result = read_dice(CFG, r.image, geo, roller)
+    result = read_dice(CFG, r.image, geo)
     got = [d.to_json() for d in result.dice]
-    assert result.reasons == reasons, got
+    assert roll_verdict(result.dice, roller).reasons == reasons, got
     assert sorted(d.value or 0 for d in result.dice) == sorted(d.value for d in scene.dice), got
     for truth in r.labels["dice"]:
         near = min(
@@ -100,9 +101,9 @@ def test_a_die_that_changes_nothing_where_it_lies_is_read_from_the_frame_alone()
     assert reasons == ["cocked"] and sorted(d.value for d in scene.dice) == [3, 5]
     r = render(scene)
     assert r.calibration is not None
-    result = read_dice(CFG, r.image, BoardGeometry(r.calibration), roller)
+    result = read_dice(CFG, r.image, BoardGeometry(r.calibration))
     assert sorted(d.value or 0 for d in result.dice) == [3, 5]
-    assert result.reasons == ["cocked"]
+    assert roll_verdict(result.dice, roller).reasons == ["cocked"]
 
 
 class Spy:
@@ -131,28 +132,29 @@ def test_with_a_calibration_the_board_is_searched_without_one_the_photo(
     r, _, roller, _ = roll("valid", "white", 3)
     geo = BoardGeometry(r.calibration)
     spy = Spy(monkeypatch)
-    board = read_dice(CFG, r.image, geo, roller)
+    board = read_dice(CFG, r.image, geo)
     assert spy.calls == [("find_dice", r.image.shape)]
     assert board.dice and all(d.section in ("left", "right", "bar", "off") for d in board.dice)
-    plain = read_dice(CFG, r.image, None, roller)
+    plain = read_dice(CFG, r.image, None)
     assert spy.calls[1:] == [("find_dice_plain", r.image.shape)]
     assert all(d.section is None for d in plain.dice)
-    assert set(plain.reasons) <= {"cocked", "dice_count", "unreadable"}
+    judged = roll_verdict(plain.dice, roller, calibrated=False).reasons
+    assert set(judged) <= {"cocked", "dice_count", "unreadable"}
 
 
 def test_a_grey_frame_is_read_as_its_grey_in_colour(monkeypatch: pytest.MonkeyPatch) -> None:
     # A grey frame (2-D or one channel) is read by the networks, as the colour frame
     # whose three channels are its grey: the same dice as that frame, with or without
     # a calibration.
-    r, _, roller, _ = roll("valid", "white", 3)
+    r, _, _, _ = roll("valid", "white", 3)
     geo = BoardGeometry(r.calibration)
     grey = cv2.cvtColor(r.image, cv2.COLOR_BGR2GRAY)
     as_colour = cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
     spy = Spy(monkeypatch)
     for calibration in (geo, None):
-        want = [d.to_json() for d in read_dice(CFG, as_colour, calibration, roller).dice]
+        want = [d.to_json() for d in read_dice(CFG, as_colour, calibration).dice]
         for frame in (grey, grey[:, :, None]):
-            got = read_dice(CFG, frame, calibration, roller)
+            got = read_dice(CFG, frame, calibration)
             assert [d.to_json() for d in got.dice] == want
     assert {shape for _, shape in spy.calls} == {as_colour.shape}
     assert [name for name, _ in spy.calls] == ["find_dice"] * 3 + ["find_dice_plain"] * 3
@@ -165,13 +167,13 @@ def test_a_grey_frame_is_read_as_its_grey_in_colour(monkeypatch: pytest.MonkeyPa
 def test_a_missing_or_corrupt_network_is_a_one_line_error(
     content: bytes | None, error: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    r, _, roller, _ = roll("valid", "red", 4)
+    r, _, _, _ = roll("valid", "red", 4)
     if content is not None:
         (tmp_path / "dice_detector.onnx").write_bytes(content)
     monkeypatch.setattr(vision.dicenet, "MODELS", tmp_path)
     vision.dicenet._load.cache_clear()
     try:
         with pytest.raises(VisionError, match=rf"dice_detector\.onnx: {error}"):
-            read_dice(CFG, r.image, BoardGeometry(r.calibration), roller)
+            read_dice(CFG, r.image, BoardGeometry(r.calibration))
     finally:
         vision.dicenet._load.cache_clear()
