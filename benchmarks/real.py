@@ -20,8 +20,7 @@ Measured:
   for on the whole photo) of each labelled dice folder, by default the two shared ones
   beside the board photos (shared/data/dice_real_dev, dice_real_topdown_dev): dice
   right, wrong (and wrong with high confidence), unreadable, missed, phantom dice, the
-  median time per photo. `--pips` reads them with the pip reader instead of the
-  networks (`[net] plain = 0`), to compare the two; `--no-plain` leaves them out.
+  median time per photo; `--no-plain` leaves them out.
   Dice whose face shows an emblem (`nonstandard_box_idx`) are not scored.
 """
 
@@ -56,10 +55,22 @@ def default_data() -> Path:
     return shared / "data" / "board_real_dev"
 
 
+def _state(die: Any) -> str:
+    """A die's state as the labels name it."""
+    return "cocked" if not die.flat else "on_checker" if die.on_checker else "flat"
+
+
 def dice_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """Dice read against the labels' `dice` and `cube`, per photo and in all."""
     cfg = load_config()
-    out: dict[str, Any] = {"dice": 0, "right": 0, "phantom": 0, "cube_as_die": 0, "photos": []}
+    out: dict[str, Any] = {
+        "dice": 0,
+        "right": 0,
+        "state_wrong": 0,
+        "phantom": 0,
+        "cube_as_die": 0,
+        "photos": [],
+    }
     for entry in entries:
         image = np.asarray(cv2.imread(str(folder / entry["image"]), cv2.IMREAD_COLOR), np.uint8)
         geo = BoardGeometry(label_calibration(entry, (image.shape[1], image.shape[0])))
@@ -83,7 +94,10 @@ def dice_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
             used.add(k)
             read = result.dice[k].value
             out["right"] += read == die["value"]
-            lines.append(f"{die['value']} read {read}")
+            state = _state(result.dice[k])
+            wrong_state = "state" in die and state != die["state"]
+            out["state_wrong"] += wrong_state
+            lines.append(f"{die['value']} read {read}" + (f" {state}" if wrong_state else ""))
         cube = entry.get("cube")
         for k, d in enumerate(result.dice):
             if k in used:
@@ -98,11 +112,9 @@ def dice_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def plain_figures(folders: list[Path], pips: bool) -> list[dict[str, Any]]:
+def plain_figures(folders: list[Path]) -> list[dict[str, Any]]:
     """Dice on each folder's plain photos, read without a calibration."""
     cfg = load_config()
-    if pips:
-        cfg["net"]["plain"] = 0.0
     out = []
     for folder in folders:
         m = evaluate(cfg, folder).to_json()
@@ -155,7 +167,6 @@ def main() -> None:
         default=None,
         help="a labelled folder of plain dice photos (repeat; default: the two shared ones)",
     )
-    ap.add_argument("--pips", action="store_true", help="plain photos read by the pip reader")
     ap.add_argument("--no-plain", action="store_true", help="leave the plain dice photos out")
     args = ap.parse_args()
     folder = args.data or default_data()
@@ -171,7 +182,7 @@ def main() -> None:
         folder.parent / "dice_real_topdown_dev",
     ]
     plain_folders = [f for f in plain_folders if (f / "labels.jsonl").is_file()]
-    plain = [] if args.no_plain else plain_figures(plain_folders, args.pips)
+    plain = [] if args.no_plain else plain_figures(plain_folders)
     if args.json:
         print(json.dumps({"checkers": checkers, "dice": dice, "corners": corners, "plain": plain}))
         return
@@ -189,17 +200,17 @@ def main() -> None:
     for photo in dice["photos"]:
         print(f"  {photo['image']}: {'; '.join(photo['dice']) or 'no dice'}")
     print(
-        f"dice: values right {dice['right']}/{dice['dice']}, phantom dice {dice['phantom']}, "
+        f"dice: values right {dice['right']}/{dice['dice']}, state wrong (flat read cocked or "
+        f"on a checker) {dice['state_wrong']}, phantom dice {dice['phantom']}, "
         f"cube read as a die {dice['cube_as_die']}"
     )
     for photo in corners["photos"]:
         what = photo.get("error") or f"worst corner {100 * photo['worst_share']:.2f}% of width"
         print(f"  {photo['image']}: {what}")
     print(f"corners within 1% of the board's width: {corners['within']}/{n}")
-    reader = "pip reader" if args.pips else "networks"
     for p in plain:
         print(
-            f"plain dice photos ({reader}), {p['folder']}: {p['images']} photos, dice right "
+            f"plain dice photos, {p['folder']}: {p['images']} photos, dice right "
             f"{p['right']}/{p['dice']} = {100 * (p['accuracy'] or 0):.2f}%, wrong {p['wrong']} "
             f"({p['wrong_high_confidence']} with high confidence), unreadable "
             f"{p['unreadable']}, missed {p['missed']}, phantom dice {p['extra_dice']}, "

@@ -274,20 +274,42 @@ class _Pyramid:
     def __init__(self, image: Image) -> None:
         self.levels: list[tuple[float, Image]] = [(1.0, np.asarray(image[:, :, :3], np.uint8))]
 
+    def _source(self, scale: float) -> tuple[float, Image]:
+        """The smallest level made that is at least `scale` (else the photo)."""
+        larger = [lv for lv in self.levels if lv[0] >= scale]
+        return min(larger, key=lambda lv: lv[0]) if larger else self.levels[0]
+
     def at(self, scale: float) -> tuple[Image, float, float]:
-        """The photo resized by about `scale`, and the exact scales it got (x, y)."""
+        """The photo resized by about `scale` (kept for the smaller scales to come), and
+        the exact scales it got (x, y)."""
         h, w = self.levels[0][1].shape[:2]
         sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
-        source = min(
-            (lv for lv in self.levels if lv[0] >= scale), key=lambda lv: lv[0], default=None
-        )
-        if source is None:
-            source = self.levels[0]
-        how = cv2.INTER_AREA if sw < source[1].shape[1] else cv2.INTER_LINEAR
-        out = np.asarray(cv2.resize(source[1], (sw, sh), interpolation=how), np.uint8)
+        source = self._source(scale)[1]
+        how = cv2.INTER_AREA if sw < source.shape[1] else cv2.INTER_LINEAR
+        out = np.asarray(cv2.resize(source, (sw, sh), interpolation=how), np.uint8)
         if scale < 1:
             self.levels.append((scale, out))
         return out, sw / w, sh / h
+
+    def square(self, x: float, y: float, scale: float, size: int) -> Image:
+        """A `size` px square of the photo at `scale`, centred on photo pixel (x, y): cut
+        from the nearest larger level round that point only, and resized there."""
+        level, source = self._source(scale)
+        k = scale / level  # from the level's pixels to the square's (above 1: enlarged)
+        reach = size / k / 2 + 2  # the level's pixels round the centre that the square shows
+        cx, cy = (x + 0.5) * level - 0.5, (y + 0.5) * level - 0.5
+        x0, y0 = max(0, math.floor(cx - reach)), max(0, math.floor(cy - reach))
+        x1 = min(source.shape[1], math.ceil(cx + reach) + 1)
+        y1 = min(source.shape[0], math.ceil(cy + reach) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return np.zeros((size, size, 3), np.uint8)
+        part = source[y0:y1, x0:x1]
+        pw, ph = max(1, round(part.shape[1] * k)), max(1, round(part.shape[0] * k))
+        how = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+        part = np.asarray(cv2.resize(part, (pw, ph), interpolation=how), np.uint8)
+        kx, ky = pw / (x1 - x0), ph / (y1 - y0)
+        centre = ((cx - x0 + 0.5) * kx - 0.5, (cy - y0 + 0.5) * ky - 0.5)
+        return np.asarray(cv2.getRectSubPix(part, (size, size), centre), np.uint8)
 
 
 def find_dice_plain(cfg: Config, image: Image) -> list[PlainDie]:
@@ -311,19 +333,14 @@ def find_dice_plain(cfg: Config, image: Image) -> list[PlainDie]:
         for u, v, odds in detect(cfg, small, view):  # u, v: the scaled photo's pixel edges
             marks.append((u / kx - 0.5, v / ky - 0.5, s, odds))
     marks = sorted(marks, key=lambda m: -m[3])[: int(n["plain_marks_max"])]
-    crops, where = [], []
-    for s in sorted({m[2] for m in marks}):
-        big, kx, ky = pyramid.at(s * ratio)
-        for x, y, _, _ in (m for m in marks if m[2] == s):
-            centre = ((x + 0.5) * kx - 0.5, (y + 0.5) * ky - 0.5)
-            crops.append(np.asarray(cv2.getRectSubPix(big, (size, size), centre), np.uint8))
-            where.append((x, y, s * ratio, kx))
-    if not crops:
+    if not marks:
         return []
+    crops = [pyramid.square(x, y, s * ratio, size) for x, y, s, _ in marks]
     out = _run("dice_reader.onnx", blob(crops)).reshape(len(crops), -1)
     dice = []
-    for (x, y, k, kx), o in zip(where, out, strict=True):
-        shift = o[10:12] * n["read_shift_px"] / kx  # the die's centre from the square's, px
+    for (x, y, s, _), o in zip(marks, out, strict=True):
+        k = s * ratio
+        shift = o[10:12] * n["read_shift_px"] / k  # the die's centre from the square's, px
         dice.append(
             PlainDie(
                 x + float(shift[0]),
