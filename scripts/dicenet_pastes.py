@@ -34,7 +34,8 @@ class RealDice:
     `values` (N). `face_scale` turns a label box's longer side into the die's face side
     (the webcam set's boxes enclose the pips only: about 1.15; boxes round the face: 1)."""
 
-    def __init__(self, folder: Path, face_scale: float) -> None:
+    def __init__(self, folder: Path, face_scale: float, oblique: bool = False) -> None:
+        self.oblique = oblique  # photographed at a slant: side faces show on flat dice
         faces, values = [], []
         for line in (folder / "labels.jsonl").read_text().splitlines():
             if not line.strip():

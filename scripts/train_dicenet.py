@@ -213,8 +213,9 @@ def reader_batch(
         off[k] = near[i] - (sx, sy)
     values = np.asarray(data["value"])[idx].copy()
     states = np.asarray(data["state"])[idx].copy()
+    state_known = np.ones(len(idx), np.float32)
     if augment:
-        _paste_squares(imgs, off, values, states, rng)
+        _paste_squares(imgs, off, values, states, state_known, rng)
     x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255 - 0.5
     xy = torch.from_numpy(off)
     if augment and TURN:
@@ -226,7 +227,15 @@ def reader_batch(
     weight = ((dist <= NEAR_PX) | (dist > FAR_PX)).float()
     value = torch.from_numpy(values) - 1
     state = torch.from_numpy(states)
-    return x.contiguous(), there, weight, value, state, torch.nan_to_num(xy) / NEAR_PX
+    return (
+        x.contiguous(),
+        there,
+        weight,
+        value,
+        state,
+        torch.nan_to_num(xy) / NEAR_PX,
+        torch.from_numpy(state_known),
+    )
 
 
 def _paste_squares(
@@ -234,6 +243,7 @@ def _paste_squares(
     off: np.ndarray,
     values: np.ndarray,
     states: np.ndarray,
+    state_known: np.ndarray,
     rng: np.random.Generator,
 ) -> None:
     """Onto squares with no die in them: a real die (as the detector leaves one: its
@@ -254,6 +264,7 @@ def _paste_squares(
             paste(imgs[k], patch, alpha, READ / 2 + dx, READ / 2 + dy, rng)
             off[k] = (dx, dy)
             values[k], states[k] = v, 0
+            state_known[k] = 0.0 if real.oblique else 1.0
         elif NOT_DICE and u < REAL_SHARE + NOT_DIE_SHARE:
             patch, alpha = not_a_die(rng, ppm)
             c = READ / 2 + rng.uniform(-12, 12, 2)
@@ -261,13 +272,15 @@ def _paste_squares(
 
 
 def reader_loss(out: torch.Tensor, batch: tuple[torch.Tensor, ...]) -> torch.Tensor:
-    _, there, weight, value, state, xy = batch
+    _, there, weight, value, state, xy, state_known = batch
     pres = F.binary_cross_entropy_with_logits(out[:, 0], there, weight=weight)
     m = there > 0
     if not m.any():
         return pres
     val = F.cross_entropy(out[m, 1:7], value[m], label_smoothing=0.01)
-    st = F.cross_entropy(out[m, 7:10], state[m])
+    # A real die photographed at a slant shows a side face lying flat: its state is not taught.
+    st_each = F.cross_entropy(out[m, 7:10], state[m], reduction="none")
+    st = (st_each * state_known[m]).sum() / state_known[m].sum().clamp(min=1)
     loc = F.smooth_l1_loss(out[m, 10:12], xy[m])
     return pres + val + st + loc
 
@@ -592,9 +605,10 @@ def main() -> None:
         "--real",
         action="append",
         default=[],
-        metavar="DIR:SCALE",
+        metavar="DIR:SCALE[:oblique]",
         help="real dice cut from this labelled folder and pasted (SCALE: a box's side to the "
-        "die's face, e.g. 1.15 for shared/data/dice_real_dev, 1 for dice_real_topdown_dev)",
+        "die's face, e.g. 1.15 for shared/data/dice_real_dev, 1 for dice_real_topdown_dev; "
+        "oblique: photographed at a slant, so whether each lies flat is not taught)",
     )
     ap.add_argument("--not-dice", action="store_true", help="paste things that are not dice")
     ap.add_argument("--init", help="fine-tune the networks in this folder (ONNX) instead")
@@ -609,8 +623,8 @@ def main() -> None:
     if args.init:
         INIT, FROZEN_NORMS = Path(args.init), True
     for spec in args.real:
-        folder, _, scale = spec.rpartition(":")
-        REAL.append(RealDice(Path(folder), float(scale)))
+        folder, scale, *how = spec.split(":")
+        REAL.append(RealDice(Path(folder), float(scale), oblique=how == ["oblique"]))
     out = Path(args.out)
     if args.only != "detector":
         train, held = load([Path(d) for d in args.data], "reader")
