@@ -75,7 +75,7 @@ def dice_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
         image = np.asarray(cv2.imread(str(folder / entry["image"]), cv2.IMREAD_COLOR), np.uint8)
         geo = BoardGeometry(label_calibration(entry, (image.shape[1], image.shape[0])))
         radius = DIE_MATCH_MM * geo.px_per_mm_max
-        result = read_dice(cfg, image, geo, None)
+        result = read_dice(cfg, image, geo)
         used: set[int] = set()
         lines = []
         for die in entry.get("dice") or []:
