@@ -15,16 +15,7 @@ from dataclasses import dataclass
 from companion.referee import BoardSeen, Observation
 from companion.rules.position import Position
 from sim.films import FPS, GameFilm
-
-
-@dataclass
-class SeenDie:
-    """A die as a reader reports it (what the rules need: `companion.rules.roll.DieShown`)."""
-
-    value: int | None
-    flat: bool
-    section: str | None
-    on_checker: bool
+from vision.die import DieReading
 
 
 @dataclass(frozen=True)
@@ -92,7 +83,16 @@ def film_observations(
             if rng.random() < noise.dice:
                 value = rng.choice([v for v in range(1, 7) if v != d.value])
             section = "right" if d.x_mm > half else "left"
-            dice.append(SeenDie(value, d.state != "cocked", section, d.state == "on_checker"))
+            dice.append(
+                DieReading(
+                    value,
+                    1.0,
+                    (0.0, 0.0),  # no pixel: the film is not rendered
+                    flat=d.state != "cocked",
+                    section=section,
+                    on_checker=d.state == "on_checker",
+                )
+            )
         empty = Position((15,) + (0,) * 25, (15,) + (0,) * 25)
         white, black = scene.white or empty.white, scene.black or empty.black
         board = _noisy_board(Position(white, black), noise, rng)

@@ -20,7 +20,8 @@ from companion.referee import BoardSeen, Event, Observation, Referee
 from vision.board import BoardReader
 from vision.board_settings import BoardSettings
 from vision.config import Config, load_config
-from vision.dice import DieReading, read_dice
+from vision.dice import read_dice
+from vision.die import DieReading
 from vision.motion import MotionGate, MotionSettings
 
 Image = NDArray[np.uint8]

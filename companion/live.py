@@ -41,6 +41,7 @@ from companion.rules.position import BLACK, WHITE, Color
 from companion.settings import Settings
 from companion.store import Store
 from companion.table import PAGE_ACTIONS
+from vision.die import DieReading
 
 Image = NDArray[np.uint8]
 Frames = Iterator[tuple[int, float, Image]]
@@ -100,7 +101,7 @@ class Seen:
     """The last reading of the camera, for the page's verdict and camera view."""
 
     frame: int = -1
-    dice: list[dict[str, Any]] = field(default_factory=list)
+    dice: tuple[DieReading, ...] = ()
     board: dict[str, Any] | None = None
 
 
@@ -278,16 +279,7 @@ class Session:
     def _note_seen(self, obs: Observation) -> None:
         self.seen = Seen(
             frame=obs.frame,
-            dice=[
-                {
-                    "value": d.value,
-                    "center_px": list(getattr(d, "center_px", (0, 0))),
-                    "flat": d.flat,
-                    "section": d.section,
-                    "on_checker": d.on_checker,
-                }
-                for d in obs.dice
-            ],
+            dice=tuple(obs.dice),
             board=(
                 {
                     "white": list(obs.board.white),
@@ -468,7 +460,7 @@ class Session:
                 "glance": self.glance,
                 "seen": {
                     "frame": self.seen.frame,
-                    "dice": self.seen.dice,
+                    "dice": [d.to_json() for d in self.seen.dice],
                     "board": self.seen.board,
                 },
                 "log": [e for e in self.log if _shown(e, rules)][-12:],

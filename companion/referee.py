@@ -2,9 +2,10 @@
 
 The referee never reads pixels. Each frame arrives as an `Observation`: whether
 something moves over the board (a hand: the frame is not read), the dice read
-(`vision.dice.DieReading`s) and the checkers read (`vision.board.BoardReading`, or
-just the two arrays and a confidence). A reading counts once it has *settled*: the
-same dice and board in `settle` still frames in a row.
+(`vision.die.DieReading`s, judged by `companion.rules.roll.roll_verdict`) and the
+checkers read (`vision.board.BoardReading`, or just the two arrays and a confidence).
+A reading counts once it has *settled*: the same dice and board in `settle` still
+frames in a row.
 
 From settled readings and the match (`companion.rules.match.Match`, which knows
 whose turn it is and what is allowed) it decides:
@@ -62,7 +63,8 @@ from companion.explain import (
 )
 from companion.rules.match import Action, Match, MatchError, Phase
 from companion.rules.position import Color, Play, Position
-from companion.rules.roll import DieShown, roll_verdict
+from companion.rules.roll import roll_verdict
+from vision.die import DieReading
 
 Event = dict[str, Any]
 
@@ -83,7 +85,7 @@ class Observation:
     frame: int
     t: float
     moving: bool = False
-    dice: Sequence[DieShown] = ()
+    dice: Sequence[DieReading] = ()
     board: BoardSeen | None = None
 
 
@@ -91,13 +93,13 @@ class Observation:
 class _Settled:
     dice: tuple[tuple[Any, ...], ...]
     board: BoardSeen | None
-    raw_dice: Sequence[DieShown] = field(default_factory=tuple)
+    raw_dice: Sequence[DieReading] = field(default_factory=tuple)
 
 
 _NO_LOOK = _Settled((), None)  # a play taken on a look already looked at
 
 
-def _dice_key(dice: Sequence[DieShown]) -> tuple[tuple[Any, ...], ...]:
+def _dice_key(dice: Sequence[DieReading]) -> tuple[tuple[Any, ...], ...]:
     return tuple(sorted((str(d.section), d.value or 0, d.flat, d.on_checker) for d in dice))
 
 

@@ -125,6 +125,13 @@ def test_the_page_never_opens_the_serial_port_or_the_camera_itself() -> None:
     assert not any(m == "companion.cli" or m.startswith("companion.cli.") for m in modules)
 
 
+def test_the_die_type_is_standard_library_only() -> None:
+    """vision.die: the referee, its films and the page's state use it without loading the
+    dice networks, OpenCV or NumPy."""
+    modules = loaded_modules("vision.die")
+    assert not any(m.split(".")[0] in ("numpy", "cv2", "onnxruntime", "companion") for m in modules)
+
+
 def test_the_bounded_json_reader_is_standard_library_only() -> None:
     """companion.store reads its payloads with it: no NumPy or OpenCV at its start-up."""
     modules = loaded_modules("calibration.jsonin")

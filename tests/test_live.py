@@ -74,6 +74,12 @@ def test_a_session_follows_the_demo_film_into_the_match_file(tmp_path: Path) -> 
     assert state["health"]["frames"] == sum(s.frames for s in film.shots)
     assert state["health"]["read"] < state["health"]["frames"] / 4  # still frames reused
     assert state["seen"]["board"] is not None and state["camera"]
+    # The dice last read, as read-dice writes them (CONTRACTS.md §4): one die type.
+    assert state["seen"]["dice"] == [d.to_json() for d in session.seen.dice]
+    assert all(
+        set(d) >= {"value", "center_px", "flat", "section", "on_checker"}
+        for d in state["seen"]["dice"]
+    )
     assert session.camera_jpeg(400)[:2] == b"\xff\xd8"  # type: ignore[index]
     stored = [e.type for e in session.store.events(session.match_id)]
     assert stored.count("play") == truth.count("play")

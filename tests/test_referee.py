@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 import pytest
 
@@ -12,16 +11,14 @@ from companion.rules.match import Match, MatchRules, Phase
 from companion.rules.notation import parse_play
 from companion.rules.position import Position
 from companion.rules.sample import random_game
+from vision.die import DieReading
 
 
-@dataclass
-class D:
+def D(
+    value: int | None, section: str | None, flat: bool = True, on_checker: bool = False
+) -> DieReading:
     """A die as read: value, where it lies, flat or cocked, on a checker or not."""
-
-    value: int | None
-    section: str | None
-    flat: bool = True
-    on_checker: bool = False
+    return DieReading(value, 1.0, (0.0, 0.0), flat, section, on_checker)
 
 
 def seen(position: Position, confidence: float = 0.95) -> BoardSeen:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import cv2
 import numpy as np
@@ -21,29 +20,10 @@ from numpy.typing import NDArray
 from calibration.geometry import BoardGeometry
 from vision import dicenet
 from vision.config import Config
+from vision.die import DieReading
 from vision.errors import ImageError
 
 Image = NDArray[np.uint8]
-
-
-@dataclass
-class DieReading:
-    value: int | None
-    confidence: float
-    center_px: tuple[float, float]
-    flat: bool = True
-    section: str | None = None
-    on_checker: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "value": self.value,
-            "confidence": round(self.confidence, 3),
-            "center_px": [round(self.center_px[0], 1), round(self.center_px[1], 1)],
-            "flat": self.flat,
-            "section": self.section,
-            "on_checker": self.on_checker,
-        }
 
 
 @dataclass
@@ -114,12 +94,11 @@ def read_dice(
     cfg: Config,
     image: Image,
     geo: BoardGeometry | None = None,
-    roller: object = None,
 ) -> DiceResult:
     """The dice in one frame: with a calibration, on the board and a margin round it
     (`net_dice`; each die's section and whether it rests on a checker); without one,
-    anywhere in the photo (`plain_net_dice`; no section). `roller` is not used (the
-    roll's verdict is the rules'); it stays until benchmarks/real.py stops passing it."""
+    anywhere in the photo (`plain_net_dice`; no section). Whether they stand as a roll
+    is the rules' verdict (`companion.rules.roll.roll_verdict`)."""
     start = time.perf_counter()
     image = to_bgr(image)
     dice = net_dice(cfg, image, geo) if geo is not None else plain_net_dice(cfg, image)

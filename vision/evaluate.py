@@ -33,7 +33,8 @@ from calibration.imageio import ImageFileError, load_image
 from calibration.jsonin import BadJSON, loads
 from calibration.schema import load as load_calibration
 from vision.config import Config, config_text
-from vision.dice import DieReading, read_dice
+from vision.dice import read_dice
+from vision.die import DieReading
 from vision.errors import VisionError
 
 NONE = 0  # confusion-matrix column for "no value": missed or unreadable

@@ -7,6 +7,7 @@ count at its outer edge, W for white, B for black; the bar's checkers at the bar
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import cv2
@@ -14,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
+from vision.die import DieReading
 
 Image = NDArray[np.uint8]
 
@@ -31,7 +33,7 @@ def _text(out: Image, text: str, at: tuple[int, int], scale: float, color: Any) 
 
 def draw_reading(
     image: Image,
-    dice: list[dict[str, Any]],
+    dice: Sequence[DieReading],
     board: dict[str, Any] | None,
     geo: BoardGeometry | None,
     zoom: float = 1.0,
@@ -51,15 +53,15 @@ def draw_reading(
         outline = px([(0, 0), (w, 0), (w, h), (0, h)])
         cv2.polylines(out, [np.round(outline).astype(np.int32)], True, (200, 200, 200), 1)
     for d in dice:
-        x, y = (round(v * zoom) for v in d.get("center_px", (0, 0)))
+        x, y = (round(v * zoom) for v in d.center_px)
         color = GREEN
-        if not d.get("flat", True) or d.get("value") is None:
+        if not d.flat or d.value is None:
             color = RED
-        elif d.get("on_checker") or d.get("section") not in (None, "left", "right"):
+        elif d.on_checker or d.section not in (None, "left", "right"):
             color = AMBER
         radius = int(30 * scale)
         cv2.circle(out, (x, y), radius, color, max(2, int(3 * scale)), cv2.LINE_AA)
-        label = str(d["value"]) if d.get("value") else "?"
+        label = str(d.value) if d.value else "?"
         _text(out, label, (x, y - radius - int(16 * scale)), 0.9 * scale, color)
     if board is not None and geo is not None:
         sides: tuple[tuple[Literal["white", "black"], str, Any], ...] = (

@@ -17,7 +17,7 @@ REASONS = ("cocked", "wrong_section", "on_checker", "off_board", "dice_count", "
 
 
 class DieShown(Protocol):
-    """What a die shows the rules (`vision.dice.DieReading` has it): its top face (None:
+    """What a die shows the rules (`vision.die.DieReading` is one): its top face (None:
     unreadable), whether it lies flat, its section ("left", "right", "bar", "off" or None
     where unknown) and whether it rests on a checker."""
 
