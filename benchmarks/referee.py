@@ -56,6 +56,7 @@ from companion.rules.errors import RulesError
 from companion.rules.mat import export_mat
 from companion.rules.match import Match, MatchRules, Phase
 from sim import film_game, render, write_video
+from vision.frame import FrameReader
 
 LENGTH = 7
 
@@ -101,10 +102,10 @@ def run_game(job: tuple[int, int]) -> dict[str, Any]:
         frames = write_video(film, video)
         match = Match(MatchRules(length=LENGTH))
         referee = Referee.for_match(match)
-        follower = Follower(BoardGeometry(cal), referee)
+        follower = Follower(FrameReader(BoardGeometry(cal)))
         events: list[dict[str, Any]] = []
         t0 = time.perf_counter()
-        stats = follow(video_frames(str(video)), follower, events.append)
+        stats = follow(video_frames(str(video)), follower, referee, events.append)
         wall = time.perf_counter() - t0
         mat = Path(tmp) / "game.mat"
         mat.write_text(export_mat(match))

@@ -35,8 +35,8 @@ from selenium.webdriver.chrome.service import Service
 from werkzeug.serving import make_server
 
 from companion.demo import FilmPlayer, Recording, demo_calibration, session_cue
-from companion.live import Session, return_memory_promptly
 from companion.rules.match import MatchRules
+from companion.session import Session, return_memory_promptly
 from companion.web import create_app
 
 VERDICTS = {"roll", "opening_roll", "reroll"}

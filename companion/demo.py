@@ -36,7 +36,7 @@ from calibration.schema import Calibration, load
 from sim import FPS, GameFilm, Scene, draw_hand, film_game, shot_images, video_scene
 
 if TYPE_CHECKING:
-    from companion.live import Session
+    from companion.session import Session
 
 Image = NDArray[np.uint8]
 

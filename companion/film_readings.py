@@ -12,10 +12,11 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from companion.referee import BoardSeen, Observation
+from companion.referee import Observation
 from companion.rules.position import Position
 from sim.films import FPS, GameFilm
 from vision.die import DieReading
+from vision.reading import BoardSeen
 
 
 @dataclass(frozen=True)

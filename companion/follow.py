@@ -1,9 +1,11 @@
-"""Following a game from frames: motion gate -> dice and checker readings -> referee.
+"""Following a game from frames: vision's readings -> the referee's observations.
 
-`Follower.frame(image, index, t)` takes one camera frame and returns the referee's
-events for it. A frame in motion is not read; a still frame that looks like the last
-one read reuses its readings (`vision.motion.MotionGate`), so only frames where
-something changed pay for a full reading.
+`Follower.observe(image, index, t)` turns one camera frame into what the referee is told
+of it; the reading itself is vision's (`vision.frame.FrameReader`: a frame in motion is
+not read, a still frame that looks like the last one read reuses its reading).
+`observe_stretch` does the same for frames that arrived together, reading a still
+stretch once. The follower owns no referee: whoever runs the table feeds it
+(`follow` here for the command line, `companion.session.Session` for the live table).
 """
 
 from __future__ import annotations
@@ -15,14 +17,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.geometry import BoardGeometry
-from companion.referee import BoardSeen, Event, Observation, Referee
-from vision.board import BoardReader
-from vision.board_settings import BoardSettings
-from vision.config import Config, load_config
-from vision.dice import read_dice
-from vision.die import DieReading
-from vision.motion import MotionGate, MotionSettings
+from companion.referee import Event, Observation, Referee
+from vision.frame import FrameReader
+from vision.reading import Reading
 
 Image = NDArray[np.uint8]
 
@@ -45,57 +42,38 @@ class Stats:
     moving: int = 0
 
 
-class Follower:
-    def __init__(
-        self,
-        geo: BoardGeometry,
-        referee: Referee,
-        config: Config | None = None,
-        *,
-        board: BoardSettings | None = None,
-        motion: MotionSettings | None = None,
-    ) -> None:
-        self.geo = geo
-        self.referee = referee
-        self.config = config or load_config()
-        self.board = BoardReader(geo, board)
-        self.gate = MotionGate(motion)
-        self.last: tuple[list[DieReading], BoardSeen] | None = None
-        self.stats = Stats()
+def observation(reading: Reading, index: int, t: float) -> Observation:
+    """What the referee is told of frame `index` (at `t` seconds) read as `reading`."""
+    if reading.moving:
+        return Observation(index, t, moving=True)
+    return Observation(index, t, False, reading.dice, reading.board)
 
-    def read(self, image: Image) -> tuple[list[DieReading], BoardSeen]:
-        dice = read_dice(self.config, image, self.geo).dice
-        reading = self.board.read(image)
-        places = tuple((p.place, float(p.confidence)) for p in reading.places)
-        board = BoardSeen(tuple(reading.white), tuple(reading.black), reading.confidence, places)
-        return dice, board
+
+class Follower:
+    def __init__(self, reader: FrameReader) -> None:
+        self.reader = reader
+        self.stats = Stats()
 
     def observe(self, image: Image, index: int, t: float) -> Observation:
         """What the referee is told of this frame (read in full only when it changed)."""
-        moving, new = self.gate.check(image)
+        moving, new = self.reader.check(image)
         observations, _ = self.observe_stretch([Glimpse(index, t, moving, new, image)])
         return observations[0]
 
     def observe_stretch(self, stretch: list[Glimpse]) -> tuple[list[Observation], bool]:
         """What the referee is told of frames in a row that are all in motion or all still
-        (checked by `gate` as they came): a still stretch is read once, from its newest
-        image, if anything in it changed. Also says whether that reading was made."""
+        (checked by the reader's motion gate as they came): a still stretch is read once,
+        from its newest image, if anything in it changed. Also says whether that reading
+        was made."""
         last = stretch[-1]
-        fresh = not last.moving and (any(g.new for g in stretch) or self.last is None)
+        image = next((g.image for g in reversed(stretch) if g.image is not None), None)
+        reading, fresh = self.reader.reading(image, last.moving, any(g.new for g in stretch))
         if fresh:
-            image = next(g.image for g in reversed(stretch) if g.image is not None)
             self.stats.read += 1
-            self.last = self.read(image)
         self.stats.frames += len(stretch)
         if last.moving:
             self.stats.moving += len(stretch)
-            return [Observation(g.index, g.t, moving=True) for g in stretch], False
-        assert self.last is not None
-        dice, board = self.last
-        return [Observation(g.index, g.t, False, dice, board) for g in stretch], fresh
-
-    def frame(self, image: Image, index: int, t: float) -> list[Event]:
-        return self.referee.feed(self.observe(image, index, t))
+        return [observation(reading, g.index, g.t) for g in stretch], fresh
 
 
 def video_frames(source: str | int) -> Iterator[tuple[int, float, Image]]:
@@ -120,9 +98,11 @@ def video_frames(source: str | int) -> Iterator[tuple[int, float, Image]]:
 def follow(
     frames: Iterator[tuple[int, float, Image]],
     follower: Follower,
+    referee: Referee,
     on_event: Callable[[Event], None],
 ) -> Stats:
+    """Every frame in turn: observed, then decided by `referee`; each event told."""
     for index, t, image in frames:
-        for event in follower.frame(image, index, t):
+        for event in referee.feed(follower.observe(image, index, t)):
             on_event(event)
     return follower.stats

@@ -3,8 +3,8 @@
 The referee never reads pixels. Each frame arrives as an `Observation`: whether
 something moves over the board (a hand: the frame is not read), the dice read
 (`vision.die.DieReading`s, judged by `companion.rules.roll.roll_verdict`) and the
-checkers read (`vision.board.BoardReading`, or just the two arrays and a confidence).
-A reading counts once it has *settled*: the same dice and board in `settle` still
+checkers read (`vision.reading.BoardSeen`): a `vision.reading.Reading` with its frame's
+number and time. A reading counts once it has *settled*: the same dice and board in `settle` still
 frames in a row.
 
 From settled readings and the match (`companion.rules.match.Match`, which knows
@@ -65,19 +65,9 @@ from companion.rules.match import Action, Match, MatchError, Phase
 from companion.rules.position import Color, Play, Position
 from companion.rules.roll import roll_verdict
 from vision.die import DieReading
+from vision.reading import BoardSeen as BoardSeen  # the referee's board, read by vision
 
 Event = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class BoardSeen:
-    """The checkers read: both arrays, the board's confidence and, where the reader
-    gives them, each place's ("1".."24" in white's numbering, "bar-white", "bar-black")."""
-
-    white: tuple[int, ...]
-    black: tuple[int, ...]
-    confidence: float
-    places: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)

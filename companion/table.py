@@ -1,7 +1,7 @@
 """A table as the page sees it: what it shows, and the controls it takes.
 
 `companion.web` depends on this interface only, never on the session that implements
-it (`companion.live.Session`), so that the page imports neither the camera, the
+it (`companion.session.Session`), so that the page imports neither the camera, the
 readers nor the serial link: it reads state, waits for changes and asks for actions.
 Standard library and the rules only.
 """

@@ -44,6 +44,7 @@ def test_rules_import_only_the_standard_library() -> None:
         "vision.overlay",
         "vision.board",
         "vision.motion",
+        "vision.frame",
         "vision.settings",
         "calibration",
         "calibration.refine",
@@ -125,10 +126,11 @@ def test_the_page_never_opens_the_serial_port_or_the_camera_itself() -> None:
     assert not any(m == "companion.cli" or m.startswith("companion.cli.") for m in modules)
 
 
-def test_the_die_type_is_standard_library_only() -> None:
-    """vision.die: the referee, its films and the page's state use it without loading the
-    dice networks, OpenCV or NumPy."""
-    modules = loaded_modules("vision.die")
+@pytest.mark.parametrize("module", ["vision.die", "vision.reading"])
+def test_the_die_and_reading_types_are_standard_library_only(module: str) -> None:
+    """vision.die and vision.reading: the referee, its films and the page's state use them
+    without loading the dice networks, OpenCV or NumPy."""
+    modules = loaded_modules(module)
     assert not any(m.split(".")[0] in ("numpy", "cv2", "onnxruntime", "companion") for m in modules)
 
 
@@ -148,7 +150,7 @@ def test_the_page_knows_the_table_by_its_interface_only(module: str) -> None:
     modules = loaded_modules(module)
     for forbidden in ("cv2", "onnxruntime", "vision", "serial", "numpy", "sim", "calibration"):
         assert not any(m == forbidden or m.startswith(forbidden + ".") for m in modules), forbidden
-    assert "companion.live" not in modules and "companion.follow" not in modules
+    assert "companion.session" not in modules and "companion.follow" not in modules
 
 
 # --- import cycles --------------------------------------------------------------

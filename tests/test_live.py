@@ -12,8 +12,8 @@ import numpy as np
 
 from companion.demo import Cue, FilmPlayer, Recording, demo_calibration
 from companion.follow import Glimpse
-from companion.live import Session
 from companion.rules.match import MatchRules
+from companion.session import Session
 from sim import film_game, render
 
 

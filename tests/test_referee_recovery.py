@@ -11,11 +11,11 @@ import pytest
 
 from companion.explain import ExplainSettings, plausible_correction, plausible_play, weigh
 from companion.film_readings import Noise, film_observations
-from companion.live import Session
 from companion.referee import BoardSeen, Observation, Referee
 from companion.rules.match import Match, MatchRules, Phase
 from companion.rules.notation import parse_play
 from companion.rules.position import BLACK, WHITE, Position
+from companion.session import Session
 from sim import film_game
 from tests.test_referee import D, Table
 

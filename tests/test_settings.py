@@ -18,14 +18,14 @@ import pytest
 
 from calibration.geometry import BoardGeometry
 from calibration.schema import load as load_calibration
-from companion.follow import Follower
-from companion.live import Session
 from companion.referee import Referee, WatchSettings
 from companion.rules.match import Match, MatchRules
 from companion.rules.sample import random_positions
+from companion.session import Session
 from companion.settings import DEFAULT_PATH, SECTIONS, Settings, load
 from sim import random_scene, render
 from tests.inprocess import bgcompanion, refused_in_one_line
+from vision.frame import FrameReader
 from vision.motion import MotionGate
 from vision.settings import SettingsError
 
@@ -149,7 +149,7 @@ def test_the_board_settings_reach_the_reader_of_read_board(
     assert strict["position"] == plain["position"] and strict["confidence"] < 0.5
 
 
-def test_the_follower_and_the_session_take_their_stages_settings(
+def test_the_frame_reader_and_the_session_take_their_stages_settings(
     board_files: tuple[Path, Path], tmp_path: Path
 ) -> None:
     _, cal_path = board_files
@@ -160,15 +160,14 @@ def test_the_follower_and_the_session_take_their_stages_settings(
     )
     s = load(path)
     cal = load_calibration(cal_path)
-    ref = Referee.for_match(Match(MatchRules()), **s.referee_options())
-    follower = Follower(BoardGeometry(cal), ref, board=s.board, motion=s.motion)
-    assert follower.board.s.circle_min == 0.7 and follower.gate.s.width == 320
+    reader = FrameReader(BoardGeometry(cal), board=s.board, motion=s.motion)
+    assert reader.board.s.circle_min == 0.7 and reader.gate.s.width == 320
     session = Session(tmp_path / "m.db", calibration=cal, settings=s)
     try:
         assert (session.referee.settle, session.referee.fix_after) == (6, 10)
         assert session.referee.explain.margin_min == 1.5
-        assert session.follower is not None and session.follower.board.s == s.board
-        assert session.follower.gate.s == s.motion
+        assert session.follower is not None and session.follower.reader.board.s == s.board
+        assert session.follower.reader.gate.s == s.motion
         session.new_match(MatchRules())  # a new match's referee too
         assert session.referee.settle == 6 and session.referee.explain == s.referee
     finally:

@@ -60,6 +60,7 @@ def cmd_referee(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     # local: the readers (OpenCV, ONNX Runtime) stay out of the other commands' start-up
     from calibration.geometry import BoardGeometry
     from companion.follow import Follower, follow, video_frames
+    from vision.frame import FrameReader
 
     if (args.video is None) == (args.camera is None):
         raise UsageError("give a VIDEO file or --camera N (one of them)")
@@ -78,7 +79,7 @@ def cmd_referee(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     else:
         match = Match(rules)
         referee = Referee.for_match(match, **options)
-    follower = Follower(geo, referee, board=settings.board, motion=settings.motion)
+    follower = Follower(FrameReader(geo, board=settings.board, motion=settings.motion))
 
     def show(event: Event) -> None:
         if args.json:
@@ -91,7 +92,7 @@ def cmd_referee(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     start = time.perf_counter()
     try:
         frames = video_frames(source)
-        stats = follow(frames, follower, show)
+        stats = follow(frames, follower, referee, show)
     except OSError as e:
         raise UsageError(str(e)) from None
     finally:

@@ -109,7 +109,7 @@ def _rules(args: argparse.Namespace, default_length: int) -> Any:
 
 def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     # local: the readers (OpenCV, ONNX Runtime) and Flask kept out of other commands' start-up
-    from companion.live import Session, return_memory_promptly
+    from companion.session import Session, return_memory_promptly
     from companion.web import create_app, make_page_server
 
     return_memory_promptly()
@@ -170,7 +170,7 @@ def cmd_run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         source = f"the demo film ({recording.size[0]}x{recording.size[1]})"
         frames = player.frames()
     else:
-        # local: as companion.live above, OpenCV out of the other commands' start-up
+        # local: as companion.session above, OpenCV out of the other commands' start-up
         from companion.follow import video_frames
 
         source = f"camera {args.camera}" if args.camera is not None else str(args.video)

@@ -301,7 +301,7 @@ def _record(kind: str, payload: str) -> dict[str, Any]:
 
 
 def session_state(session: Any, page: str | None = None) -> dict[str, Any]:
-    """What the hall shows of a live table (`companion.live.Session`): names, score,
+    """What the hall shows of a live table (`companion.session.Session`): names, score,
     length, cube, Crawford, Position ID, whose turn, the standing call and fix, health."""
     from companion.rules import position_id
 

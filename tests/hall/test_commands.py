@@ -18,8 +18,8 @@ from companion.cli.run import start_publisher
 from companion.hall.broker import BrokerFolder, Mosquitto, free_port
 from companion.hall.hall import Hall, HallListener
 from companion.hall.wire import Broker
-from companion.live import Session
 from companion.rules.match import MatchRules
+from companion.session import Session
 from tests.hall.conftest import credentials, wait_for
 
 

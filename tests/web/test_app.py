@@ -16,8 +16,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.live import Session
 from companion.rules.match import MatchRules
+from companion.session import Session
 from companion.web import create_app
 
 PIN = "4821"

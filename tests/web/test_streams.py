@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from companion.live import Session
 from companion.rules.match import MatchRules
+from companion.session import Session
 from companion.web import create_app, make_page_server
 from companion.web.streams import PageServer, StreamHub, Watch
 

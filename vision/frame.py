@@ -1,0 +1,73 @@
+"""Reading camera frames: motion gate -> dice and checkers -> one `vision.reading.Reading`.
+
+`FrameReader.read(image)` is the one entry point for a frame taken in turn. A frame in
+motion is not read; a still frame that looks like the last one read gives that reading
+again (`vision.motion.MotionGate`), so only frames where something changed pay for a
+full reading. Where the motion check runs apart from the reading (a camera's own
+thread, `companion.session`), `check` and `reading` are its two halves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.geometry import BoardGeometry
+from vision.board import BoardReader
+from vision.board_settings import BoardSettings
+from vision.config import Config, load_config
+from vision.dice import read_dice
+from vision.motion import MotionGate, MotionSettings
+from vision.reading import MOVING, BoardSeen, Reading
+
+Image = NDArray[np.uint8]
+
+
+class FrameReader:
+    """The readers of one calibrated board, and the last reading made."""
+
+    def __init__(
+        self,
+        geo: BoardGeometry,
+        config: Config | None = None,
+        *,
+        board: BoardSettings | None = None,
+        motion: MotionSettings | None = None,
+    ) -> None:
+        self.geo = geo
+        self.config = config or load_config()
+        self.board = BoardReader(geo, board)
+        self.gate = MotionGate(motion)
+        self.last: Reading | None = None  # the last still frame read in full
+
+    def read(self, image: Image) -> Reading:
+        """One frame, in turn: checked for motion, then read if it changed."""
+        moving, new = self.check(image)
+        return self.reading(image, moving, new)[0]
+
+    def check(self, image: Image) -> tuple[bool, bool]:
+        """(moving, new): is the frame in motion, and if still, does it need reading? Cheap."""
+        return self.gate.check(image)
+
+    def reading(self, image: Image | None, moving: bool, new: bool) -> tuple[Reading, bool]:
+        """The reading of a frame `check` has seen (or of the newest frame of a still
+        stretch, `new` if any frame of it was): read in full if it is still and new (or
+        nothing was read yet), else the last reading. Also says whether it was read."""
+        if moving:
+            return MOVING, False
+        if new or self.last is None:
+            assert image is not None, "a still frame to read has its image"
+            self.last = self.read_still(image)
+            return self.last, True
+        return self.last, False
+
+    def read_still(self, image: Image) -> Reading:
+        """The dice and the checkers of a still frame, read in full."""
+        dice = read_dice(self.config, image, self.geo).dice
+        found = self.board.read(image)
+        places = tuple((p.place, float(p.confidence)) for p in found.places)
+        board = BoardSeen(tuple(found.white), tuple(found.black), found.confidence, places)
+        return Reading(tuple(dice), board)
+
+
+__all__ = ["FrameReader", "Reading"]
