@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 import math
 import tomllib
 import typing
@@ -85,6 +86,28 @@ def check_limits(
         for v in value if isinstance(value, tuple) else (value,):
             if isinstance(v, int | float) and not isinstance(v, bool) and not low <= v <= high:
                 raise ValueError(f"{f.name} must be from {low:g} to {high:g}, got {v!r}")
+
+
+def toml_table(section: str, settings: object) -> str:
+    """`settings` (a dataclass of numbers, booleans, strings and tuples of them) as the
+    TOML section [`section`] that `from_table` reads back equal."""
+    lines = [f"[{section}]"]
+    for f in dataclasses.fields(settings):  # type: ignore[arg-type]
+        lines.append(f"{f.name} = {_toml_value(getattr(settings, f.name))}")
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)  # a float's repr reads back the same float, and stays a float
+    if isinstance(value, str):
+        # a TOML basic string: JSON's escapes are TOML's (TOML also escapes DEL)
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"settings of type {type(value)!r} are not supported")  # our mistake
 
 
 def _check(value: Any, kind: Any, what: str) -> Any:

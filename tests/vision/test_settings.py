@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from vision.board_settings import BoardSettings
 from vision.errors import VisionError
 from vision.motion import MotionSettings
-from vision.settings import SettingsError, from_table, read_toml
+from vision.settings import SettingsError, from_table, read_toml, toml_table
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,14 @@ def test_a_table_overrides_the_keys_it_names_and_the_rest_keep_their_defaults() 
     assert s == Sample(level=2.0, on=True, steps=(3.0, 1.5, 0.5))
     assert isinstance(s.level, float) and isinstance(s.steps, tuple)
     assert from_table(MotionSettings, {}, "f.toml [motion]") == MotionSettings()
+
+
+def test_settings_written_as_toml_read_back_equal() -> None:
+    odd = Sample(level=0.1 + 0.2, count=-7, on=True, name='a "b"\\ \u00e9\n\x7f', steps=(1e-9,))
+    for settings in (Sample(), odd, BoardSettings()):
+        text = toml_table("s", settings)
+        assert text.startswith("[s]\n") and text.endswith("\n")
+        assert from_table(type(settings), tomllib.loads(text)["s"], "f.toml [s]") == settings
 
 
 def test_an_unknown_key_is_named_with_its_section_file_and_the_nearest_known_name() -> None:
