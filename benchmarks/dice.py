@@ -39,8 +39,8 @@ from calibration.geometry import BoardGeometry
 from calibration.schema import load
 from companion.rules import REASONS, roll_verdict
 from sim import write_roll_set
-from vision.config import Config, load_config
 from vision.dice import read_dice
+from vision.dice_settings import DiceSettings
 from vision.evaluate import evaluate
 from vision.motion import MotionGate
 
@@ -80,7 +80,7 @@ def motion_ms(folder: Path) -> list[float]:
     return times
 
 
-def steady_ms(cfg: Config, folder: Path) -> list[float]:
+def steady_ms(cfg: DiceSettings, folder: Path) -> list[float]:
     """Each roll's time (ms) read as a camera's frames are, its board's calibration met
     before (`evaluate` meets a new one with every roll: the board's warp maps are made
     anew, about 2 ms)."""
@@ -103,7 +103,7 @@ def main() -> None:
     ap.add_argument("--real", default=str(ROOT.parent / "shared" / "data" / "dice_real_dev"))
     args = ap.parse_args()
     cv2.setNumThreads(1)  # one core, as the target says
-    cfg = load_config()
+    cfg = DiceSettings()
     real = Path(args.real)
     if (real / "labels.jsonl").is_file():
         show("real photos", evaluate(cfg, real, roll_verdict, REASONS).to_json())

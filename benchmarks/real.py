@@ -41,8 +41,8 @@ import numpy as np
 
 from calibration.detect import BoardNotFound, find_board
 from calibration.geometry import BoardGeometry
-from vision.config import load_config
 from vision.dice import read_dice
+from vision.dice_settings import DiceSettings
 from vision.evaluate import board_labels, evaluate, evaluate_board, label_calibration
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,7 +62,7 @@ def _state(die: Any) -> str:
 
 def dice_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """Dice read against the labels' `dice` and `cube`, per photo and in all."""
-    cfg = load_config()
+    cfg = DiceSettings()
     out: dict[str, Any] = {
         "dice": 0,
         "right": 0,
@@ -114,7 +114,7 @@ def dice_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 def plain_figures(folders: list[Path]) -> list[dict[str, Any]]:
     """Dice on each folder's plain photos, read without a calibration."""
-    cfg = load_config()
+    cfg = DiceSettings()
     out = []
     for folder in folders:
         m = evaluate(cfg, folder).to_json()

@@ -138,7 +138,14 @@ class Session:
         self.calibration = calibration
         self.referee = self._new_referee()
         self.follower = (
-            Follower(FrameReader(self.geo, board=self.settings.board, motion=self.settings.motion))
+            Follower(
+                FrameReader(
+                    self.geo,
+                    dice=self.settings.dice,
+                    board=self.settings.board,
+                    motion=self.settings.motion,
+                )
+            )
             if self.geo
             else None
         )

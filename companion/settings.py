@@ -3,6 +3,7 @@
 Each section of the file overrides one stage's defaults:
 
     [board]    the checker reader (vision.board_settings.BoardSettings)
+    [dice]     the dice reader (vision.dice_settings.DiceSettings)
     [motion]   the motion gate (vision.motion.MotionSettings)
     [referee]  reading a play (companion.explain.ExplainSettings)
     [watch]    how the referee watches the frames (companion.referee.WatchSettings)
@@ -21,6 +22,7 @@ from typing import Any
 from companion.explain import ExplainSettings
 from companion.referee import WatchSettings
 from vision.board_settings import BoardSettings
+from vision.dice_settings import DiceSettings
 from vision.motion import MotionSettings
 from vision.settings import SettingsError, from_table, nearest, read_toml
 
@@ -30,6 +32,7 @@ DEFAULT_PATH = Path(__file__).with_name("settings.toml")
 @dataclass(frozen=True)
 class Settings:
     board: BoardSettings = field(default_factory=BoardSettings)
+    dice: DiceSettings = field(default_factory=DiceSettings)
     motion: MotionSettings = field(default_factory=MotionSettings)
     referee: ExplainSettings = field(default_factory=ExplainSettings)
     watch: WatchSettings = field(default_factory=WatchSettings)
@@ -41,6 +44,7 @@ class Settings:
 
 SECTIONS: dict[str, type[Any]] = {  # the file's sections: Settings' fields
     "board": BoardSettings,
+    "dice": DiceSettings,
     "motion": MotionSettings,
     "referee": ExplainSettings,
     "watch": WatchSettings,

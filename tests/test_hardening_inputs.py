@@ -277,7 +277,7 @@ def test_a_mat_file_cut_short_or_with_a_bad_double_is_refused(tmp_path: Path) ->
     [
         ("a = " + "[" * 100_000, ["not valid TOML (nested too deeply)"]),
         ("[net]\nvalue_min = " + "9" * 5000, ["not valid TOML"]),
-        ("[net]\nvalue_min = inf", ["net.value_min must be a number"]),
+        ("[net]\nvalue_min = inf", ["[net]: value_min must be a number"]),
     ],
 )
 def test_a_thresholds_file_out_of_bounds_is_one_line(

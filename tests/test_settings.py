@@ -80,7 +80,7 @@ def test_a_file_overrides_only_what_it_names(tmp_path: Path) -> None:
     ("text", "message"),
     [
         ("[bord]\nedge_min = 1\n", "s.toml: unknown section [bord] (did you mean 'board'?)"),
-        ("[camera]\n", "s.toml: unknown section [camera] (sections: [board], [motion]"),
+        ("[camera]\n", "s.toml: unknown section [camera] (sections: [board], [dice], [motion]"),
         ("board = 3\n", "s.toml: board must be a section [board], not a value"),
         ("[motion]\nlevl = 3\n", "s.toml [motion]: unknown key 'levl' (did you mean 'level'?)"),
         ("[motion]\nwidth = 480.5\n", "s.toml [motion]: width must be a whole number, got 480.5"),
@@ -155,19 +155,21 @@ def test_the_frame_reader_and_the_session_take_their_stages_settings(
     _, cal_path = board_files
     path = write(
         tmp_path,
-        "[board]\ncircle_min = 0.7\n[motion]\nwidth = 320\n"
+        "[board]\ncircle_min = 0.7\n[dice]\nvalue_min = 0.8\n[motion]\nwidth = 320\n"
         "[referee]\nmargin_min = 1.5\n[watch]\nsettle = 6\nfix_after = 10\n",
     )
     s = load(path)
     cal = load_calibration(cal_path)
-    reader = FrameReader(BoardGeometry(cal), board=s.board, motion=s.motion)
+    reader = FrameReader(BoardGeometry(cal), dice=s.dice, board=s.board, motion=s.motion)
     assert reader.board.s.circle_min == 0.7 and reader.gate.s.width == 320
+    assert reader.dice.value_min == 0.8
     session = Session(tmp_path / "m.db", calibration=cal, settings=s)
     try:
         assert (session.referee.settle, session.referee.fix_after) == (6, 10)
         assert session.referee.explain.margin_min == 1.5
         assert session.follower is not None and session.follower.reader.board.s == s.board
         assert session.follower.reader.gate.s == s.motion
+        assert session.follower.reader.dice == s.dice
         session.new_match(MatchRules())  # a new match's referee too
         assert session.referee.settle == 6 and session.referee.explain == s.referee
     finally:

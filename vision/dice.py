@@ -3,7 +3,7 @@
 One reader: two small networks (`vision.dicenet`, run by ONNX Runtime). With a
 calibration the board is seen from straight above and searched there (`net_dice`);
 without one, a plain photo is searched at a ladder of scales (`plain_net_dice`,
-`[net] plain_*` in `vision/dice.toml`). A grey frame is read as a colour one whose
+`plain_*` of `vision.dice_settings.DiceSettings`). A grey frame is read as a colour one whose
 three channels are its grey. Whether the dice read stand as a roll is the rules'
 verdict (`companion.rules.roll`), not the reader's.
 """
@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from vision import dicenet
-from vision.config import Config
+from vision.dice_settings import DiceSettings
 from vision.die import DieReading
 from vision.errors import ImageError
 
@@ -34,7 +34,7 @@ class DiceResult:
     elapsed_ms: float = 0.0
 
 
-def net_dice(cfg: Config, image: Image, geo: BoardGeometry) -> list[DieReading]:
+def net_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[DieReading]:
     """The dice the networks read on a calibrated colour frame (`vision.dicenet`)."""
     out = []
     for d in dicenet.find_dice(cfg, image, geo):
@@ -44,7 +44,7 @@ def net_dice(cfg: Config, image: Image, geo: BoardGeometry) -> list[DieReading]:
         state = dicenet.STATES[int(np.argmax(d.states))]
         out.append(
             DieReading(
-                best + 1 if sure >= cfg["net"]["value_min"] else None,
+                best + 1 if sure >= cfg.value_min else None,
                 sure,
                 (float(px[0]), float(px[1])),
                 flat=state != "cocked",
@@ -55,7 +55,7 @@ def net_dice(cfg: Config, image: Image, geo: BoardGeometry) -> list[DieReading]:
     return out
 
 
-def plain_net_dice(cfg: Config, image: Image) -> list[DieReading]:
+def plain_net_dice(cfg: DiceSettings, image: Image) -> list[DieReading]:
     """The dice the networks read on a plain colour photo (`vision.dicenet`)."""
     out = []
     for d in dicenet.find_dice_plain(cfg, image):
@@ -64,7 +64,7 @@ def plain_net_dice(cfg: Config, image: Image) -> list[DieReading]:
         state = dicenet.STATES[int(np.argmax(d.states))]
         out.append(
             DieReading(
-                best + 1 if sure >= cfg["net"]["value_min"] else None,
+                best + 1 if sure >= cfg.value_min else None,
                 sure,
                 (d.x_px, d.y_px),
                 flat=state != "cocked",
@@ -91,7 +91,7 @@ def to_bgr(image: Image) -> Image:
 
 
 def read_dice(
-    cfg: Config,
+    cfg: DiceSettings,
     image: Image,
     geo: BoardGeometry | None = None,
 ) -> DiceResult:

@@ -3,11 +3,12 @@
 The board is first seen from straight above (`board_frame`, `warp`): the calibration
 maps each board millimetre to its camera pixel, so a die there has its real size in
 pixels whatever the camera's height, tilt, turn or lens. On that view, at
-`[net] detect_px_per_mm`, the detector marks where dice lie (a heat map of a cell per
-8 view pixels, with each die's centre within its cell). Round each mark the reader
-looks closer (a square `[net] read_px` wide at `[net] read_px_per_mm`, warped from the
-camera image): whether a die's centre lies there, its value, whether it lies flat,
-is cocked or stands on a checker, and how far its centre is from the square's.
+`detect_px_per_mm` (a name so quoted is a `vision.dice_settings.DiceSettings` field),
+the detector marks where dice lie (a heat map of a cell per 8 view pixels, with each
+die's centre within its cell). Round each mark the reader looks closer (a square
+`read_px` wide at `read_px_per_mm`, warped from the camera image): whether a die's
+centre lies there, its value, whether it lies flat, is cocked or stands on a checker,
+and how far its centre is from the square's.
 
 Both networks were trained on scenes of `sim`'s renderer (`scripts/dicenet_data.py`
 renders them, `scripts/train_dicenet.py` trains the networks and writes
@@ -29,7 +30,7 @@ import onnxruntime as ort
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry, dense_maps
-from vision.config import Config
+from vision.dice_settings import DiceSettings
 from vision.errors import ImageError, VisionError
 
 Image = NDArray[np.uint8]
@@ -160,12 +161,11 @@ def _softmax(x: Floats) -> Floats:
     return np.asarray(e / e.sum(axis=-1, keepdims=True), np.float32)
 
 
-def detect(cfg: Config, view_image: Image, view: View) -> list[tuple[float, float, float]]:
+def detect(cfg: DiceSettings, view_image: Image, view: View) -> list[tuple[float, float, float]]:
     """Where the detector marks dice on a board view: (x_mm, y_mm, odds), strongest first."""
-    n = cfg["net"]
     out = _run("dice_detector.onnx", blob([view_image]))[0]
     heat = _sigmoid(out[0])
-    peaks = (heat >= n["detect_min"]) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    peaks = (heat >= cfg.detect_min) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     marks = []
     for row, col in zip(*np.nonzero(peaks), strict=True):
         dx, dy = _sigmoid(out[1:3, row, col])
@@ -176,18 +176,17 @@ def detect(cfg: Config, view_image: Image, view: View) -> list[tuple[float, floa
 
 
 def read_at(
-    cfg: Config, image: Image, geo: BoardGeometry, places: list[tuple[float, float]]
+    cfg: DiceSettings, image: Image, geo: BoardGeometry, places: list[tuple[float, float]]
 ) -> list[NetDie]:
     """What the reader sees in a square round each board point (mm)."""
     if not places:
         return []
-    n = cfg["net"]
-    scale, size = n["read_px_per_mm"], int(n["read_px"])
+    scale, size = cfg.read_px_per_mm, cfg.read_px
     crops = [warp(image, geo, around(geo, x, y, scale, size), cache=False) for x, y in places]
     out = _run("dice_reader.onnx", blob(crops)).reshape(len(places), -1)
     dice = []
     for (x, y), o in zip(places, out, strict=True):
-        shift = o[10:12] * n["read_shift_px"] / scale  # the die's centre from the square's, mm
+        shift = o[10:12] * cfg.read_shift_px / scale  # the die's centre from the square's, mm
         dice.append(
             NetDie(
                 x + float(shift[0]),
@@ -200,16 +199,15 @@ def read_at(
     return dice
 
 
-def find_dice(cfg: Config, image: Image, geo: BoardGeometry) -> list[NetDie]:
+def find_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[NetDie]:
     """Every die on the board and its margin: marked by the detector, read where marked
-    (again where its centre proved further off than `[net] again_mm`), one per place."""
-    n = cfg["net"]
-    view = board_frame(geo, n["detect_px_per_mm"], n["margin_mm"])
+    (again where its centre proved further off than `again_mm`), one per place."""
+    view = board_frame(geo, cfg.detect_px_per_mm, cfg.margin_mm)
     marks = detect(cfg, warp(image, geo, view), view)
-    marks = marks[: int(n["marks_max"])]
+    marks = marks[: cfg.marks_max]
     dice = read_at(cfg, image, geo, [(x, y) for x, y, _ in marks])
     again = [
-        k for k, d in enumerate(dice) if math.dist((d.x_mm, d.y_mm), marks[k][:2]) > n["again_mm"]
+        k for k, d in enumerate(dice) if math.dist((d.x_mm, d.y_mm), marks[k][:2]) > cfg.again_mm
     ]
     for k, d in zip(
         again, read_at(cfg, image, geo, [(dice[k].x_mm, dice[k].y_mm) for k in again]), strict=True
@@ -217,8 +215,8 @@ def find_dice(cfg: Config, image: Image, geo: BoardGeometry) -> list[NetDie]:
         dice[k] = d
     kept: list[NetDie] = []
     for d in sorted(dice, key=lambda d: -d.present):
-        if d.present >= n["present_min"] and all(
-            math.dist((d.x_mm, d.y_mm), (e.x_mm, e.y_mm)) > n["apart_mm"] for e in kept
+        if d.present >= cfg.present_min and all(
+            math.dist((d.x_mm, d.y_mm), (e.x_mm, e.y_mm)) > cfg.apart_mm for e in kept
         ):
             kept.append(d)
     return kept
@@ -227,7 +225,7 @@ def find_dice(cfg: Config, image: Image, geo: BoardGeometry) -> list[NetDie]:
 # --- plain photos -----------------------------------------------------------------------
 # Without a calibration a die's size in the picture is not known: the photo is searched at
 # a ladder of scales, each making dice of one size as large as the detector was trained on
-# a board seen at `[net] detect_px_per_mm` (`[net] plain_die_px`). The reader reads each
+# a board seen at `detect_px_per_mm` (`plain_die_px`). The reader reads each
 # mark at twice that scale, as on a board. Marks of one die at neighbouring scales are one.
 
 
@@ -247,22 +245,19 @@ class PlainDie:
     states: Floats
 
 
-def plain_scales(cfg: Config, width: int, height: int) -> list[float]:
+def plain_scales(cfg: DiceSettings, width: int, height: int) -> list[float]:
     """The photo's scales to search, largest first: the smallest die searched is
-    `[net] plain_side_min_px` across, unless the photo at that scale would have more than
-    `[net] plain_pixels_max` pixels; the largest fills `1 / [net] plain_fill_max` of the
-    photo's shorter side. Each scale is `[net] plain_step` times the next."""
-    n = cfg["net"]
-    die = float(n["plain_die_px"])
-    top = min(
-        die / float(n["plain_side_min_px"]), math.sqrt(n["plain_pixels_max"] / (width * height))
-    )
-    low = die * float(n["plain_fill_max"]) / min(width, height)
+    `plain_side_min_px` across, unless the photo at that scale would have more than
+    `plain_pixels_max` pixels; the largest fills `1 / plain_fill_max` of the
+    photo's shorter side. Each scale is `plain_step` times the next."""
+    die = cfg.plain_die_px
+    top = min(die / cfg.plain_side_min_px, math.sqrt(cfg.plain_pixels_max / (width * height)))
+    low = die * cfg.plain_fill_max / min(width, height)
     scales: list[float] = []
     s = top
     while s >= low * 0.999 or not scales:
         scales.append(s)
-        s /= float(n["plain_step"])
+        s /= cfg.plain_step
     return scales
 
 
@@ -312,17 +307,16 @@ class _Pyramid:
         return np.asarray(cv2.getRectSubPix(part, (size, size), centre), np.uint8)
 
 
-def find_dice_plain(cfg: Config, image: Image) -> list[PlainDie]:
+def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
     """Every die on a plain colour photo (no calibration): marked by the detector at each of
     `plain_scales`, read where marked (the reader's square cut from the photo at twice that
-    scale, as a board square at `[net] read_px_per_mm` is to the detector's view), one per
-    place (the surest where two lie closer than `[net] plain_apart` of the larger's side)."""
+    scale, as a board square at `read_px_per_mm` is to the detector's view), one per
+    place (the surest where two lie closer than `plain_apart` of the larger's side)."""
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] < 3:
         raise ImageError("the dice networks need a colour image")
-    n = cfg["net"]
     h, w = image.shape[:2]
-    ratio = n["read_px_per_mm"] / n["detect_px_per_mm"]
-    size = int(n["read_px"])
+    ratio = cfg.read_px_per_mm / cfg.detect_px_per_mm
+    size = cfg.read_px
     pyramid = _Pyramid(image)
     marks: list[tuple[float, float, float, float]] = []  # photo x, y (px), scale, odds
     for s in plain_scales(cfg, w, h):
@@ -332,7 +326,7 @@ def find_dice_plain(cfg: Config, image: Image) -> list[PlainDie]:
         view = View(1.0, 0.0, 0.0, small.shape[1], small.shape[0])
         for u, v, odds in detect(cfg, small, view):  # u, v: the scaled photo's pixel edges
             marks.append((u / kx - 0.5, v / ky - 0.5, s, odds))
-    marks = sorted(marks, key=lambda m: -m[3])[: int(n["plain_marks_max"])]
+    marks = sorted(marks, key=lambda m: -m[3])[: cfg.plain_marks_max]
     if not marks:
         return []
     crops = [pyramid.square(x, y, s * ratio, size) for x, y, s, _ in marks]
@@ -340,12 +334,12 @@ def find_dice_plain(cfg: Config, image: Image) -> list[PlainDie]:
     dice = []
     for (x, y, s, _), o in zip(marks, out, strict=True):
         k = s * ratio
-        shift = o[10:12] * n["read_shift_px"] / k  # the die's centre from the square's, px
+        shift = o[10:12] * cfg.read_shift_px / k  # the die's centre from the square's, px
         dice.append(
             PlainDie(
                 x + float(shift[0]),
                 y + float(shift[1]),
-                float(n["plain_die_px"]) * ratio / k,
+                cfg.plain_die_px * ratio / k,
                 float(_sigmoid(o[0:1])[0]),
                 _softmax(o[1:7]),
                 _softmax(o[7:10]),
@@ -353,9 +347,9 @@ def find_dice_plain(cfg: Config, image: Image) -> list[PlainDie]:
         )
     kept: list[PlainDie] = []
     for d in sorted(dice, key=lambda d: -d.present):
-        if d.present >= n["present_min"] and all(
+        if d.present >= cfg.present_min and all(
             math.dist((d.x_px, d.y_px), (e.x_px, e.y_px))
-            > n["plain_apart"] * max(d.side_px, e.side_px)
+            > cfg.plain_apart * max(d.side_px, e.side_px)
             for e in kept
         ):
             kept.append(d)

@@ -32,8 +32,8 @@ from calibration.geometry import BoardGeometry
 from calibration.imageio import ImageFileError, load_image
 from calibration.jsonin import BadJSON, loads
 from calibration.schema import load as load_calibration
-from vision.config import Config, config_text
 from vision.dice import read_dice
+from vision.dice_settings import DiceSettings, dice_settings_text
 from vision.die import DieReading
 from vision.errors import VisionError
 
@@ -118,7 +118,7 @@ def _read_image(path: Path, where: str) -> NDArray[np.uint8]:
 
 
 def evaluate(
-    cfg: Config,
+    cfg: DiceSettings,
     folder: str | Path,
     verdict: Verdict | None = None,
     reasons: Sequence[str] = (),
@@ -204,12 +204,12 @@ def evaluate(
     return m
 
 
-def write_report(cfg: Config, metrics: Metrics, out: str | Path) -> None:
+def write_report(cfg: DiceSettings, metrics: Metrics, out: str | Path) -> None:
     """metrics.json, confusion.csv, confusion.png and the config.toml that produced them."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "metrics.json").write_text(json.dumps(metrics.to_json(), indent=2) + "\n")
-    (out / "config.toml").write_text(config_text(cfg))
+    (out / "config.toml").write_text(dice_settings_text(cfg))
     names = ["none", "1", "2", "3", "4", "5", "6"]
     with (out / "confusion.csv").open("w", newline="") as f:
         w = csv.writer(f)

@@ -15,8 +15,8 @@ from numpy.typing import NDArray
 from calibration.geometry import BoardGeometry
 from vision.board import BoardReader
 from vision.board_settings import BoardSettings
-from vision.config import Config, load_config
 from vision.dice import read_dice
+from vision.dice_settings import DiceSettings
 from vision.motion import MotionGate, MotionSettings
 from vision.reading import MOVING, BoardSeen, Reading
 
@@ -29,13 +29,13 @@ class FrameReader:
     def __init__(
         self,
         geo: BoardGeometry,
-        config: Config | None = None,
         *,
+        dice: DiceSettings | None = None,
         board: BoardSettings | None = None,
         motion: MotionSettings | None = None,
     ) -> None:
         self.geo = geo
-        self.config = config or load_config()
+        self.dice = dice or DiceSettings()
         self.board = BoardReader(geo, board)
         self.gate = MotionGate(motion)
         self.last: Reading | None = None  # the last still frame read in full
@@ -63,7 +63,7 @@ class FrameReader:
 
     def read_still(self, image: Image) -> Reading:
         """The dice and the checkers of a still frame, read in full."""
-        dice = read_dice(self.config, image, self.geo).dice
+        dice = read_dice(self.dice, image, self.geo).dice
         found = self.board.read(image)
         places = tuple((p.place, float(p.confidence)) for p in found.places)
         board = BoardSeen(tuple(found.white), tuple(found.black), found.confidence, places)

@@ -61,8 +61,8 @@ def add_settings_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--settings",
         metavar="FILE",
-        help="a TOML file overriding the stages' thresholds (sections [board], [motion], "
-        "[referee], [watch]; every key and its default: companion/settings.toml)",
+        help="a TOML file overriding the stages' thresholds (sections [board], [dice], "
+        "[motion], [referee], [watch]; every key and its default: companion/settings.toml)",
     )
 
 

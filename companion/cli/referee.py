@@ -79,7 +79,9 @@ def cmd_referee(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     else:
         match = Match(rules)
         referee = Referee.for_match(match, **options)
-    follower = Follower(FrameReader(geo, board=settings.board, motion=settings.motion))
+    follower = Follower(
+        FrameReader(geo, dice=settings.dice, board=settings.board, motion=settings.motion)
+    )
 
     def show(event: Event) -> None:
         if args.json:

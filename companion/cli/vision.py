@@ -13,6 +13,10 @@ from companion.cli.common import UsageError, add_settings_option, load_settings
 from companion.rules import REASONS, Position, draw_board, roll_verdict
 
 ROLLERS = ("white", "black", "opening")
+CONFIG_HELP = (
+    "the dice reader's settings: a TOML file of one section, [dice] (or [net]); every key "
+    "and its default: [dice] in companion/settings.toml"
+)
 
 
 def add_parsers(sub: Any) -> None:
@@ -30,7 +34,7 @@ def add_parsers(sub: Any) -> None:
     rd.add_argument("image", nargs="?", help="a camera image or a photo of dice")
     rd.add_argument("--calibration", help="the board's calibration file (from calibrate)")
     rd.add_argument("--roller", choices=ROLLERS, help="who rolled ('opening': one die each)")
-    rd.add_argument("--config", help="a settings file overriding vision/dice.toml")
+    rd.add_argument("--config", help=CONFIG_HELP)
     rd.add_argument("--batch", action="store_true", help="JSON lines on stdin, one result each")
     rd.add_argument("--json", action="store_true", help="one JSON document (as in CONTRACTS.md)")
     rd.set_defaults(func=cmd_read_dice)
@@ -59,9 +63,9 @@ class _Reader:
 
     def __init__(self, config_path: str | None) -> None:
         # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
-        from vision.config import load_config
+        from vision.dice_settings import load_dice_settings
 
-        self.config = load_config(config_path)
+        self.config = load_dice_settings(config_path)
         self.geometries: dict[str, Any] = {}
 
     def geometry(self, path: str | None) -> Any:
@@ -248,19 +252,19 @@ def add_evaluate_parser(sub: Any) -> None:
         ),
     )
     ev.add_argument("folder", help="the labelled set")
-    ev.add_argument("--config", help="a settings file overriding vision/dice.toml")
+    ev.add_argument("--config", help=CONFIG_HELP)
     ev.add_argument("-o", "--output", default="dice-evaluation", help="where to write the report")
     ev.set_defaults(func=cmd_evaluate_dice)
 
 
 def cmd_evaluate_dice(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
-    from vision.config import load_config
+    from vision.dice_settings import load_dice_settings
     from vision.errors import VisionError
     from vision.evaluate import evaluate, write_report
 
     try:
-        cfg = load_config(args.config)
+        cfg = load_dice_settings(args.config)
         metrics = evaluate(cfg, args.folder, roll_verdict, REASONS)
     except (VisionError, CalibrationError) as e:
         raise UsageError(str(e)) from None

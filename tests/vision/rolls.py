@@ -6,7 +6,7 @@ import random
 from functools import cache
 
 from sim import ROLL_KINDS, Scene, random_roll_scene
-from vision.config import load_config
+from vision.dice_settings import DiceSettings
 
 
 @cache
@@ -21,4 +21,4 @@ def benchmark_roll(n: int, seed: int = 2026) -> tuple[Scene, str, list[str]]:
     return scene, roller, reasons
 
 
-NET = load_config()  # the dice networks' settings, as shipped
+NET = DiceSettings()  # the dice networks' settings, as shipped

@@ -6,6 +6,7 @@ is no image. Accuracy on real photos is measured by `benchmarks/dice.py` and
 from __future__ import annotations
 
 import re
+from dataclasses import FrozenInstanceError, replace
 from pathlib import Path
 
 import numpy as np
@@ -15,8 +16,8 @@ from calibration.geometry import BoardGeometry
 from companion.rules import roll_verdict
 from sim import START, Die, Look, Scene, render
 from tests.vision.rolls import NET
-from vision.config import load_config
 from vision.dice import read_dice
+from vision.dice_settings import DiceSettings, dice_settings_text, load_dice_settings
 from vision.errors import ConfigError, ImageError
 
 CFG = NET
@@ -54,27 +55,52 @@ def test_dice_in_the_roller_s_left_section_are_a_wrong_section_for_white_not_bla
 
 def test_a_config_file_overrides_defaults_and_rejects_unknown_names(tmp_path: Path) -> None:
     good = tmp_path / "good.toml"
-    good.write_text("[net]\nvalue_min = 0.75\n")
-    assert load_config(good)["net"]["value_min"] == 0.75
-    assert {k: v for k, v in load_config(good)["net"].items() if k != "value_min"} == {
-        k: v for k, v in CFG["net"].items() if k != "value_min"
-    }
-    assert list(load_config()) == ["net"]  # the networks' settings, and nothing else
+    for section in ("net", "dice"):  # [net], as ever, or [dice] as in companion/settings.toml
+        good.write_text(f"[{section}]\nvalue_min = 0.75\nread_px = 72\n")
+        assert load_dice_settings(good) == replace(DiceSettings(), value_min=0.75)
+    assert load_dice_settings(None) == DiceSettings() == CFG
+    good.write_text("")
+    assert load_dice_settings(good) == DiceSettings()
     for text, message in [
-        ("[net]\nvalue_mni = 0.5\n", "unknown key net.value_mni"),
-        ("[nets]\nx = 1\n", "unknown section [nets] (known: [net])"),
-        ('[net]\nvalue_min = "high"\n', "must be a number"),
+        ("[net]\nvalue_mni = 0.5\n", "bad.toml [net]: unknown key 'value_mni' (did you mean"),
+        ("[nets]\nx = 1\n", "unknown section [nets] (did you mean 'net'?) (sections: [dice]"),
+        ('[net]\nvalue_min = "high"\n', "[net]: value_min must be a number, got 'high'"),
+        ("[net]\nread_px = 72.5\n", "[net]: read_px must be a whole number, got 72.5"),
+        ("[dice]\nvalue_min = 1.5\n", "[dice]: value_min must be from 0 to 1, got 1.5"),
+        ("[dice]\nplain_step = 1\n", "plain_step must be from 1.05 to 100, got 1.0"),
+        ("[dice]\nplain_fill_max = 0\n", "plain_fill_max must be from 0.5 to 1000"),
+        ("[dice]\nread_px_per_mm = 0\n", "read_px_per_mm must be from 0.1 to 20"),
+        ("[dice]\n[net]\n", "in [dice] or [net], not both"),
+        ("net = 3\n", "net must be a section [net], not a value"),
         ("[net\n", "not valid TOML"),
         # A file written for the retired pip reader, or its switches: named, not ignored.
-        ("[pips]\ncontrast_min = 55\n", "unknown section [pips] (known: [net])"),
+        ("[pips]\ncontrast_min = 55\n", "unknown section [pips]"),
         ("[changed]\nwhole_max = 0.5\n", "unknown section [changed]"),
-        ("[net]\nuse = 0\n", "unknown key net.use"),
-        ("[net]\nplain = 1\n", "unknown key net.plain"),
+        ("[net]\nuse = 0\n", "unknown key 'use'"),
+        ("[net]\nplain = 1\n", "unknown key 'plain'"),
     ]:
         bad = tmp_path / "bad.toml"
         bad.write_text(text)
-        with pytest.raises(ConfigError, match=re.escape(message)):
-            load_config(bad)
+        with pytest.raises(ConfigError, match=re.escape(message)) as e:
+            load_dice_settings(bad)
+        assert "\n" not in str(e.value)
+    with pytest.raises(ConfigError, match="no such settings file"):
+        load_dice_settings(tmp_path / "missing.toml")
+
+
+def test_the_settings_written_with_a_report_read_back_the_same(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    for settings in (DiceSettings(), replace(DiceSettings(), value_min=0.1 + 0.2, read_px=64)):
+        path.write_text(dice_settings_text(settings))
+        assert load_dice_settings(path) == settings
+    assert dice_settings_text(DiceSettings()).startswith("[dice]\ndetect_px_per_mm = 1.0\n")
+
+
+def test_the_dice_settings_are_frozen_and_refuse_what_the_reader_cannot_use() -> None:
+    with pytest.raises(FrozenInstanceError):
+        CFG.value_min = 0.1  # type: ignore[misc]
+    with pytest.raises(ValueError, match="read_px must be from 8 to 1024, got 0"):
+        DiceSettings(read_px=0)
 
 
 @pytest.mark.parametrize(

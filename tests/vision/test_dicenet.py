@@ -27,12 +27,12 @@ from sim import (
     render,
 )
 from tests.vision.rolls import benchmark_roll
-from vision.config import load_config
 from vision.dice import read_dice
+from vision.dice_settings import DiceSettings
 from vision.dicenet import around, board_frame, warp
 from vision.errors import VisionError
 
-CFG = load_config()
+CFG = DiceSettings()
 
 
 def test_the_board_seen_from_above_shows_each_millimetre_where_the_calibration_puts_it() -> None:

@@ -1,0 +1,99 @@
+"""The dice reader's named settings (`vision.dicenet`, `vision.dice`): one frozen value.
+
+The defaults are the tuned values; `companion/settings.toml` lists them in its `[dice]`
+section (a test keeps the two equal). `bgcompanion run` and `referee` take them from
+`--settings FILE` (its `[dice]` section); `read-dice` and `evaluate-dice` from
+`--config FILE`, a file of one section: `[dice]`, or `[net]` (its older name).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.settings import SettingsError, check_limits, from_table, nearest, read_toml, toml_table
+
+SECTIONS = ("dice", "net")  # the sections a --config file may give them in (one of)
+
+
+@dataclass(frozen=True)
+class DiceSettings:
+    # The dice are read by two small networks (vision/dicenet.py, vision/models/*.onnx;
+    # trained by scripts/train_dicenet.py), with a calibration or without. The scales and
+    # sizes the networks were trained at (change them only with networks trained so):
+    detect_px_per_mm: float = 1.0  # the board seen from above at this scale for the detector
+    margin_mm: float = 60.0  # ... with this margin round the playing surface
+    read_px_per_mm: float = 2.0  # the reader's square: this scale ...
+    read_px: int = 72  # ... and this many pixels wide
+    read_shift_px: float = 10.0  # its die's centre comes out as an offset in these units
+    # What counts:
+    detect_min: float = 0.3  # a heat-map peak this strong marks a place to read
+    marks_max: int = 12  # at most this many marks (the strongest) are read
+    again_mm: float = 2.5  # a die further than this from its mark is read again there
+    present_min: float = 0.5  # a die is there where the reader says so with these odds
+    apart_mm: float = 10.0  # dice read closer than this are one (the surer kept)
+    value_min: float = 0.6  # a value read with lower odds is unreadable
+    # A plain photo (no calibration) is searched at a ladder of scales
+    # (vision.dicenet.plain_scales):
+    plain_die_px: float = 16.0  # each scale makes dice this wide, as on a board at detect_px_per_mm
+    plain_side_min_px: float = 12.0  # the smallest die looked for (photo px) ...
+    plain_pixels_max: int = 2_500_000  # ... unless the photo scaled so has more pixels
+    plain_fill_max: float = 3.0  # the largest die: this many fit across the shorter side
+    plain_step: float = 1.5  # each scale this many times the next
+    plain_marks_max: int = 40  # at most this many marks (the strongest, all scales) are read
+    plain_apart: float = 0.6  # dice closer than this share of the larger's side are one
+
+    def __post_init__(self) -> None:
+        check_limits(self, LIMITS)
+
+
+LIMITS = {  # what the reader can work with (a size of 0 divides by it, a step of 1 never ends)
+    "detect_px_per_mm": (0.1, 10.0),
+    "margin_mm": (0.0, 1000.0),
+    "read_px_per_mm": (0.1, 20.0),
+    "read_px": (8, 1024),
+    "read_shift_px": (0.0, 1000.0),
+    "detect_min": (0.0, 1.0),
+    "marks_max": (0, 1000),
+    "again_mm": (0.0, 1000.0),
+    "present_min": (0.0, 1.0),
+    "apart_mm": (0.0, 1000.0),
+    "value_min": (0.0, 1.0),
+    "plain_die_px": (1.0, 1024.0),
+    "plain_side_min_px": (1.0, 100_000.0),
+    "plain_pixels_max": (1, 100_000_000),
+    "plain_fill_max": (0.5, 1000.0),
+    "plain_step": (1.05, 100.0),
+    "plain_marks_max": (0, 1000),
+    "plain_apart": (0.0, 10.0),
+}
+
+
+def load_dice_settings(path: str | Path | None = None) -> DiceSettings:
+    """The defaults, overridden by the `--config` file at `path` when given: one section,
+    `[dice]` or `[net]`. SettingsError (one line) for a file that cannot be read, is not
+    TOML, or names a section or key that does not exist or a value the reader cannot use."""
+    if path is None:
+        return DiceSettings()
+    doc = read_toml(path)
+    known = ", ".join(f"[{s}]" for s in SECTIONS)
+    for section, table in doc.items():
+        if section not in SECTIONS:
+            raise SettingsError(
+                f"{path}: unknown section [{section}]{nearest(section, SECTIONS)} "
+                f"(sections: {known})"
+            )
+        if not isinstance(table, dict):
+            raise SettingsError(f"{path}: {section} must be a section [{section}], not a value")
+    if len(doc) > 1:
+        raise SettingsError(f"{path}: give the dice settings once, in [dice] or [net], not both")
+    if not doc:
+        return DiceSettings()
+    ((section, table),) = doc.items()
+    return from_table(DiceSettings, table, f"{path} [{section}]")
+
+
+def dice_settings_text(settings: DiceSettings) -> str:
+    """The settings as a `--config` file (its `[dice]` section): written next to the
+    results they produced."""
+    return toml_table("dice", settings)
