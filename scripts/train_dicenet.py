@@ -1,14 +1,30 @@
 """Trains the dice networks of `vision/dicenet.py` and writes them as ONNX files.
 
-The networks in vision/models were made so (about 25 min of rendering and 70 min of
-training each on this two-core machine, the two networks side by side):
+The networks in vision/models were made in two steps on this two-core machine.
+First, on rendered scenes only (about 25 min of rendering and 70 min of training each,
+the two networks side by side):
 
     python3 -m venv .venv-train
-    .venv-train/bin/pip install torch onnx numpy opencv-python-headless
-    .venv-train/bin/python scripts/dicenet_data.py /tmp/dn/d1 --scenes 6000 --seed 100000
-    .venv-train/bin/python scripts/dicenet_data.py /tmp/dn/d2 --scenes 6000 --seed 200000
-    .venv-train/bin/python scripts/train_dicenet.py /tmp/dn/d1 --only detector --threads 1
-    .venv-train/bin/python scripts/train_dicenet.py /tmp/dn/d1 /tmp/dn/d2 --only reader --threads 1
+    .venv-train/bin/pip install torch==2.13.0 onnx numpy opencv-python-headless
+    .venv-train/bin/python scripts/dicenet_data.py /tmp/dn/r1 --scenes 6000 --seed 100000
+    .venv-train/bin/python scripts/dicenet_data.py /tmp/dn/r2 --scenes 6000 --seed 200000
+    .venv-train/bin/python scripts/train_dicenet.py /tmp/dn/r1 --only detector --threads 1
+    .venv-train/bin/python scripts/train_dicenet.py /tmp/dn/r1 /tmp/dn/r2 --only reader --threads 1
+
+Then fine-tuned (`--init`) on new scenes with real dice cut from the two shared sets of
+photos and things that are not dice pasted on (scripts/dicenet_pastes.py; about 30 min
+of rendering and 30 min of training, side by side; ORIG holds the first step's networks):
+
+    .venv-train/bin/python scripts/dicenet_data.py /tmp/dn/d1 --scenes 1600 --seed 500000 --shards 8
+    .venv-train/bin/python scripts/dicenet_data.py /tmp/dn/d2 --scenes 2000 --seed 600000 --shards 4
+    .venv-train/bin/python scripts/train_dicenet.py /tmp/dn/d1 /tmp/dn/d2 --only reader \
+        --threads 1 --init ORIG --lr 5e-4 --reader-steps 2500 --not-dice \
+        --real ../shared/data/dice_real_topdown_dev:1.0 \
+        --real ../shared/data/dice_real_dev:1.15:oblique
+    (the same with --only detector --detector-steps 2500)
+
+To measure across sources, train with one `--real` set and measure on the other
+(`benchmarks/real.py` reads both as plain photos).
 
 PyTorch is needed here only: the project runs the written networks with ONNX Runtime.
 The first folder's last shard is held out and the figures on it printed at the end:
