@@ -42,6 +42,11 @@ class DiceSettings:
     plain_step: float = 1.5  # each scale this many times the next
     plain_marks_max: int = 40  # at most this many marks (the strongest, all scales) are read
     plain_apart: float = 0.6  # dice closer than this share of the larger's side are one
+    # Dice in one photo are of about one size: a die read more than this many times larger or
+    # smaller than the surest die is something else (two checkers side by side look like a 2
+    # at the scale where they are a die's size). 3: dice of 12-19 mm (1.6 times), a slant's
+    # foreshortening (1.3), and each size known only to the scale it was found at (1.5).
+    plain_sizes_apart: float = 3.0
 
     def __post_init__(self) -> None:
         check_limits(self, LIMITS)
@@ -66,6 +71,7 @@ LIMITS = {  # what the reader can work with (a size of 0 divides by it, a step o
     "plain_step": (1.05, 100.0),
     "plain_marks_max": (0, 1000),
     "plain_apart": (0.0, 10.0),
+    "plain_sizes_apart": (1.0, 100.0),
 }
 
 

@@ -311,7 +311,8 @@ def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
     """Every die on a plain colour photo (no calibration): marked by the detector at each of
     `plain_scales`, read where marked (the reader's square cut from the photo at twice that
     scale, as a board square at `read_px_per_mm` is to the detector's view), one per
-    place (the surest where two lie closer than `plain_apart` of the larger's side)."""
+    place (the surest where two lie closer than `plain_apart` of the larger's side), and
+    of about the surest die's size (within `plain_sizes_apart` times)."""
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] < 3:
         raise ImageError("the dice networks need a colour image")
     h, w = image.shape[:2]
@@ -353,4 +354,8 @@ def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
             for e in kept
         ):
             kept.append(d)
+    if kept:
+        side = kept[0].side_px  # the surest die's
+        apart = cfg.plain_sizes_apart
+        kept = [d for d in kept if side / apart <= d.side_px <= side * apart]
     return kept
