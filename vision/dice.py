@@ -34,44 +34,43 @@ class DiceResult:
     elapsed_ms: float = 0.0
 
 
+def _die(
+    cfg: DiceSettings,
+    values: dicenet.Floats,
+    states: dicenet.Floats,
+    centre: tuple[float, float],
+    section: str | None = None,
+) -> DieReading:
+    """A die as the reader's odds of each value and state say: its value unreadable below
+    `value_min`, cocked or on a checker as its likeliest state."""
+    best = int(np.argmax(values))
+    sure = float(values[best])
+    state = dicenet.STATES[int(np.argmax(states))]
+    return DieReading(
+        best + 1 if sure >= cfg.value_min else None,
+        sure,
+        centre,
+        flat=state != "cocked",
+        section=section,
+        on_checker=state == "on_checker",
+    )
+
+
 def net_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[DieReading]:
     """The dice the networks read on a calibrated colour frame (`vision.dicenet`)."""
     out = []
     for d in dicenet.find_dice(cfg, image, geo):
         (px,) = geo.mm_to_px([(d.x_mm, d.y_mm)])
-        best = int(np.argmax(d.values))
-        sure = float(d.values[best])
-        state = dicenet.STATES[int(np.argmax(d.states))]
-        out.append(
-            DieReading(
-                best + 1 if sure >= cfg.value_min else None,
-                sure,
-                (float(px[0]), float(px[1])),
-                flat=state != "cocked",
-                section=geo.section_mm(d.x_mm, d.y_mm),
-                on_checker=state == "on_checker",
-            )
-        )
+        centre = (float(px[0]), float(px[1]))
+        out.append(_die(cfg, d.values, d.states, centre, geo.section_mm(d.x_mm, d.y_mm)))
     return out
 
 
 def plain_net_dice(cfg: DiceSettings, image: Image) -> list[DieReading]:
     """The dice the networks read on a plain colour photo (`vision.dicenet`)."""
-    out = []
-    for d in dicenet.find_dice_plain(cfg, image):
-        best = int(np.argmax(d.values))
-        sure = float(d.values[best])
-        state = dicenet.STATES[int(np.argmax(d.states))]
-        out.append(
-            DieReading(
-                best + 1 if sure >= cfg.value_min else None,
-                sure,
-                (d.x_px, d.y_px),
-                flat=state != "cocked",
-                on_checker=state == "on_checker",
-            )
-        )
-    return out
+    return [
+        _die(cfg, d.values, d.states, (d.x_px, d.y_px)) for d in dicenet.find_dice_plain(cfg, image)
+    ]
 
 
 _TO_BGR = {1: cv2.COLOR_GRAY2BGR, 4: cv2.COLOR_BGRA2BGR}  # by the number of channels
