@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import random
 import re
 import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import pytest
 
@@ -20,11 +18,10 @@ from calibration.geometry import BoardGeometry
 from calibration.schema import load as load_calibration
 from companion.referee import Referee, WatchSettings
 from companion.rules.match import Match, MatchRules
-from companion.rules.sample import random_positions
 from companion.session import Session
 from companion.settings import DEFAULT_PATH, SECTIONS, Settings, load
-from sim import random_scene, render
 from tests.inprocess import bgcompanion, refused_in_one_line
+from tests.vision.scenes import write_board
 from vision.frame import FrameReader
 from vision.motion import MotionGate
 from vision.settings import SettingsError
@@ -117,14 +114,8 @@ def test_the_motion_settings_change_what_the_gate_lets_through(tmp_path: Path) -
 
 @pytest.fixture(scope="module")
 def board_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    folder = tmp_path_factory.mktemp("board")
-    p = random_positions(5, 1)[0]
-    scene = replace(random_scene(random.Random(5)), white=tuple(p.white), black=tuple(p.black))
-    r = render(scene)
-    assert r.calibration is not None
-    cv2.imwrite(str(folder / "board.png"), r.image)
-    r.calibration.save(folder / "board.cal.json")
-    return folder / "board.png", folder / "board.cal.json"
+    image, cal, _ = write_board(tmp_path_factory.mktemp("board"))
+    return image, cal
 
 
 def test_the_board_settings_reach_the_reader_of_read_board(

@@ -29,8 +29,8 @@ GOOD: dict[str, Any] = {
 }
 
 
-def edited(**changes: Any) -> dict[str, Any]:
-    doc = copy.deepcopy(GOOD)
+def _edit(doc: dict[str, Any], changes: dict[str, Any]) -> None:
+    """Each change's value set at its path (keys joined by "__"); KeyError deletes it."""
     for path, value in changes.items():
         *parents, key = path.split("__")
         target = doc
@@ -40,6 +40,11 @@ def edited(**changes: Any) -> dict[str, Any]:
             del target[key]
         else:
             target[key] = value
+
+
+def edited(**changes: Any) -> dict[str, Any]:
+    doc = copy.deepcopy(GOOD)
+    _edit(doc, changes)
     return doc
 
 
@@ -178,16 +183,8 @@ LOOK: dict[str, Any] = {
 def with_look(**changes: Any) -> dict[str, Any]:
     """GOOD with the LOOK block, changed as `edited` changes GOOD (keys under it)."""
     doc = copy.deepcopy(GOOD)
-    doc["appearance"] = look = copy.deepcopy(LOOK)
-    for path, value in changes.items():
-        *parents, key = path.split("__")
-        target = look
-        for p in parents:
-            target = target[p]
-        if value is KeyError:
-            del target[key]
-        else:
-            target[key] = value
+    doc["appearance"] = copy.deepcopy(LOOK)
+    _edit(doc["appearance"], changes)
     return doc
 
 

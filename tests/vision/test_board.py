@@ -7,7 +7,6 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -17,6 +16,7 @@ from companion.rules.position import Position
 from companion.rules.sample import random_positions
 from sim import START, STYLES, Scene, random_scene, render
 from tests.test_cli import run
+from tests.vision.scenes import write_board
 from vision.board import PATTERNS, BoardReader, stack_layout, visible_positions
 from vision.errors import ImageError
 
@@ -113,14 +113,7 @@ def test_an_empty_board_reads_as_every_checker_borne_off() -> None:
 
 @pytest.fixture(scope="module")
 def board_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Position]:
-    folder = tmp_path_factory.mktemp("board")
-    p = random_positions(5, 1)[0]
-    scene = replace(random_scene(random.Random(5)), white=tuple(p.white), black=tuple(p.black))
-    r = render(scene)
-    assert r.calibration is not None
-    cv2.imwrite(str(folder / "board.png"), r.image)
-    r.calibration.save(folder / "board.cal.json")
-    return folder / "board.png", folder / "board.cal.json", p
+    return write_board(tmp_path_factory.mktemp("board"))
 
 
 def test_read_board_json_follows_the_contract(board_files: tuple[Path, Path, Position]) -> None:
