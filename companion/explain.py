@@ -47,7 +47,7 @@ class ExplainSettings:
 
 
 @dataclass(frozen=True)
-class Reading:
+class WeighedBoard:
     """A checker reading as the referee weighs it: both arrays and a weight per entry.
 
     `white_w[i]` weighs `white[i]` (its owner's numbering, 0 off, 25 bar); the same for
@@ -122,7 +122,7 @@ def weigh(
     places: Iterable[tuple[str, float]],
     confidence: float,
     settings: ExplainSettings,
-) -> Reading:
+) -> WeighedBoard:
     """A reading with each entry weighed by the confidence of the place it was read at.
 
     `places` are the reader's per-place confidences ("1".."24" in white's numbering,
@@ -147,7 +147,7 @@ def weigh(
     # The off counts are 15 less the checkers seen: they say nothing the places do not,
     # and weighing them would count every checker missed twice.
     w_white[OFF] = w_black[OFF] = 0.0
-    return Reading(tuple(white), tuple(black), tuple(w_white), tuple(w_black))
+    return WeighedBoard(tuple(white), tuple(black), tuple(w_white), tuple(w_black))
 
 
 @dataclass(frozen=True)

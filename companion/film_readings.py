@@ -16,7 +16,7 @@ from companion.referee import Observation
 from companion.rules.position import Position
 from sim.films import FPS, GameFilm
 from vision.die import DieReading
-from vision.reading import BoardSeen
+from vision.reading import BoardSeen, Reading
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def film_observations(
     for shot in film.shots:
         if shot.hand:
             for _ in range(shot.frames):
-                yield Observation(frame, frame / FPS, moving=True)
+                yield Observation(frame, frame / FPS)
                 frame += 1
             continue
         scene = shot.scene
@@ -98,5 +98,5 @@ def film_observations(
         white, black = scene.white or empty.white, scene.black or empty.black
         board = _noisy_board(Position(white, black), noise, rng)
         for _ in range(shot.frames):
-            yield Observation(frame, frame / FPS, False, tuple(dice), board)
+            yield Observation(frame, frame / FPS, Reading(tuple(dice), board))
             frame += 1

@@ -44,9 +44,7 @@ class Stats:
 
 def observation(reading: Reading, index: int, t: float) -> Observation:
     """What the referee is told of frame `index` (at `t` seconds) read as `reading`."""
-    if reading.moving:
-        return Observation(index, t, moving=True)
-    return Observation(index, t, False, reading.dice, reading.board)
+    return Observation(index, t, reading)
 
 
 class Follower:

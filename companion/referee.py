@@ -1,11 +1,11 @@
 """The referee: what the camera sees, frame by frame, in; the game's events out.
 
-The referee never reads pixels. Each frame arrives as an `Observation`: whether
-something moves over the board (a hand: the frame is not read), the dice read
-(`vision.die.DieReading`s, judged by `companion.rules.roll.roll_verdict`) and the
-checkers read (`vision.reading.BoardSeen`): a `vision.reading.Reading` with its frame's
-number and time. A reading counts once it has *settled*: the same dice and board in `settle` still
-frames in a row.
+The referee never reads pixels. Each frame arrives as an `Observation`: its number, its
+time and vision's `vision.reading.Reading` of it, unchanged: whether something moves over
+the board (a hand: the frame is not read), the dice read (`vision.die.DieReading`s, judged
+by `companion.rules.roll.roll_verdict`) and the checkers read (`vision.reading.BoardSeen`).
+A reading counts once it has *settled*: the same dice and board in `settle` still frames
+in a row.
 
 From settled readings and the match (`companion.rules.match.Match`, which knows
 whose turn it is and what is allowed) it decides:
@@ -54,7 +54,7 @@ from typing import Any
 from companion.explain import (
     ExplainSettings,
     Fit,
-    Reading,
+    WeighedBoard,
     best_fit,
     plausible_correction,
     plausible_play,
@@ -65,6 +65,7 @@ from companion.rules.match import Action, Match, MatchError, Phase
 from companion.rules.position import Color, Play, Position
 from companion.rules.roll import roll_verdict
 from vision.die import DieReading
+from vision.reading import MOVING, Reading
 from vision.reading import BoardSeen as BoardSeen  # the referee's board, read by vision
 
 Event = dict[str, Any]
@@ -72,11 +73,24 @@ Event = dict[str, Any]
 
 @dataclass(frozen=True)
 class Observation:
+    """What the referee is told of one camera frame: its number, its time in seconds and
+    vision's reading of it (`vision.reading.Reading`, one type from camera to referee)."""
+
     frame: int
     t: float
-    moving: bool = False
-    dice: Sequence[DieReading] = ()
-    board: BoardSeen | None = None
+    reading: Reading = MOVING
+
+    @property
+    def moving(self) -> bool:
+        return self.reading.moving
+
+    @property
+    def dice(self) -> tuple[DieReading, ...]:
+        return self.reading.dice
+
+    @property
+    def board(self) -> BoardSeen | None:
+        return self.reading.board
 
 
 @dataclass
@@ -138,7 +152,7 @@ class Referee:
         # board as read, until another look confirms it or shows the legal play after all.
         self._illegal: tuple[Play, Position] | None = None
         self._unexplained = 0  # plays in a row that no legal result explained well
-        self._previous: Reading | None = None  # the last look's reading
+        self._previous: WeighedBoard | None = None  # the last look's reading
         self._fix: tuple[int, Event] | None = None  # since which frame, and the request
         self._last: tuple[Any, ...] | None = None
         self._count = 0
@@ -412,7 +426,7 @@ class Referee:
             events += self._throw(s, match)
         return events
 
-    def _reading(self, s: _Settled) -> Reading | None:
+    def _reading(self, s: _Settled) -> WeighedBoard | None:
         board = s.board
         if board is None or (not board.places and board.confidence < self.board_min):
             return None
@@ -498,7 +512,7 @@ class Referee:
             events += self._look(s, after)
         return events
 
-    def _mended_play(self, reading: Reading, match: Match, best: Play) -> list[Event]:
+    def _mended_play(self, reading: WeighedBoard, match: Match, best: Play) -> list[Event]:
         """The play read from the position believed once mended where the board differed
         from it at the last look and still differs, the same way, after the best play
         from it: the referee's mistake shown twice. Taken (the correction, then the
@@ -521,7 +535,7 @@ class Referee:
         self._looks = 1
         return events + self._play(plays[fit.index], fit, _NO_LOOK, self.match())
 
-    def _repeated(self, reading: Reading, result: Position) -> dict[tuple[str, int], int]:
+    def _repeated(self, reading: WeighedBoard, result: Position) -> dict[tuple[str, int], int]:
         """Where the reading differs from `result` as the board already differed from the
         position believed at the last look, and in the same way: the referee's own mistake
         showing again, not the mover's play."""

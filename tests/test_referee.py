@@ -12,6 +12,7 @@ from companion.rules.notation import parse_play
 from companion.rules.position import Position
 from companion.rules.sample import random_game
 from vision.die import DieReading
+from vision.reading import MOVING, Reading
 
 
 def D(
@@ -41,7 +42,7 @@ class Table:
         out = []
         for _ in range(frames):
             self.frame += 1
-            obs = Observation(self.frame, self.frame / 30, False, dice, seen(self.board))
+            obs = Observation(self.frame, self.frame / 30, Reading(tuple(dice), seen(self.board)))
             out += self.ref.feed(obs)
         self.events += out
         return out
@@ -49,7 +50,7 @@ class Table:
     def hand(self, frames: int = 4) -> None:
         for _ in range(frames):
             self.frame += 1
-            assert self.ref.feed(Observation(self.frame, self.frame / 30, True)) == []
+            assert self.ref.feed(Observation(self.frame, self.frame / 30, MOVING)) == []
 
     def types(self, events: list[dict]) -> list[object]:
         return [e["type"] for e in events]
@@ -163,7 +164,7 @@ def test_an_unreadable_board_asks_for_a_fix_then_reads_again() -> None:
     out = []
     for _ in range(15):
         t.frame += 1
-        out += t.ref.feed(Observation(t.frame, 0, False, [], seen(after, confidence=0.2)))
+        out += t.ref.feed(Observation(t.frame, 0, Reading((), seen(after, confidence=0.2))))
     assert t.types(out) == ["dice_picked_up", "needs_fix"]  # asked once, after a wait
     assert out[1]["frame"] - out[0]["frame"] >= 8
     out = t.still([], board=after)

@@ -18,6 +18,7 @@ from companion.rules.position import BLACK, WHITE, Position
 from companion.session import Session
 from sim import film_game
 from tests.test_referee import D, Table
+from vision.reading import Reading
 
 START = Position.start()
 # White's opening 31 made the usual way: 8/5 6/5.
@@ -49,7 +50,9 @@ class NoisyTable(Table):
         out = []
         for _ in range(frames):
             self.frame += 1
-            out += self.ref.feed(Observation(self.frame, self.frame / 30, False, dice, seen))
+            out += self.ref.feed(
+                Observation(self.frame, self.frame / 30, Reading(tuple(dice), seen))
+            )
         self.events += out
         return out
 
