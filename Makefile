@@ -27,7 +27,7 @@ typecheck: install
 	$(BIN)/mypy --strict companion calibration sim
 
 pytest: install
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --dist loadfile
 
 test: lint typecheck pytest
 

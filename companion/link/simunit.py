@@ -9,6 +9,7 @@ buttons by driving the button pins.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import subprocess
 import threading
@@ -37,10 +38,16 @@ class SimError(RuntimeError):
 
 
 def build(firmware_dir: Path = FIRMWARE_DIR) -> tuple[Path, Path]:
-    """Build the firmware and the harness; returns (harness, elf)."""
-    result = subprocess.run(
-        ["make", "-s", "-C", str(firmware_dir), "sim"], capture_output=True, text=True
-    )
+    """Build the firmware and the harness; returns (harness, elf).
+
+    Units started at once (tests run side by side, two `cube-unit`s) build in turn: a
+    lock file beside the build folder, so no make reads a file another is writing."""
+    (firmware_dir / "build").mkdir(exist_ok=True)
+    with open(firmware_dir / "build" / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        result = subprocess.run(
+            ["make", "-s", "-C", str(firmware_dir), "sim"], capture_output=True, text=True
+        )
     if result.returncode:
         last = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["?"]
         raise SimError(f"building the firmware failed: {last[0]}")

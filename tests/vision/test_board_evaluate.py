@@ -80,9 +80,6 @@ def test_real_board_photos_are_evaluated_without_error() -> None:
     m = evaluate_board(REAL)
     assert len(m.photos) == 6
     assert all(p.places == 25 for p in m.photos)
-    # A floor, not a target: the reading must not fall back below what it reached.
-    assert m.places_right >= 143 and m.exact >= 3
-    # White and gold checkers, a gold pair on the bar: read exactly.
-    assert next(p for p in m.photos if p.image.endswith("test10.jpg")).exact
-    # Every board read wrong says so.
+    # How many are right is benchmarks/real.py's, with its floors; here: every board read
+    # wrong says so.
     assert all(p.exact or p.confidence < 0.5 for p in m.photos)

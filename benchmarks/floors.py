@@ -1,0 +1,55 @@
+"""Floors: figures a benchmark must not fall below (or above, for mistakes).
+
+The accuracy pins live here, not in the unit tests: a benchmark prints its figures,
+then one line per floor, and exits 1 if any is broken, so `make bench` fails on a
+regression and `make test` stays fast and pins behaviour only. A floor is where a
+figure stood when it was set, never a target (the targets are in the issues).
+
+    from floors import Floor, check
+    sys.exit(check(figures, [Floor("boards exact", "boards_exact", at_least=3)]))
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+
+@dataclass(frozen=True)
+class Floor:
+    """`figures[key]` must be at least `at_least` and at most `at_most` (either or both)."""
+
+    name: str
+    key: str
+    at_least: float | None = None
+    at_most: float | None = None
+
+    def holds(self, value: float) -> bool:
+        low = self.at_least is None or value >= self.at_least
+        return low and (self.at_most is None or value <= self.at_most)
+
+    def bound(self) -> str:
+        parts = []
+        if self.at_least is not None:
+            parts.append(f">= {self.at_least:g}")
+        if self.at_most is not None:
+            parts.append(f"<= {self.at_most:g}")
+        return " and ".join(parts)
+
+
+def check(figures: Mapping[str, float], floors: Sequence[Floor], out: TextIO = sys.stdout) -> int:
+    """Prints each floor with its figure to `out`; 1 if any is broken (or its figure is
+    missing), else 0."""
+    broken = 0
+    for floor in floors:
+        value = figures.get(floor.key)
+        ok = value is not None and floor.holds(float(value))
+        broken += not ok
+        shown = "missing" if value is None else f"{float(value):g}"
+        print(
+            f"  floor {floor.name}: {shown} ({floor.bound()}) {'ok' if ok else 'BROKEN'}", file=out
+        )
+    print(f"floors: {len(floors) - broken}/{len(floors)} hold", file=out)
+    return 1 if broken else 0
