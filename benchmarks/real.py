@@ -23,7 +23,7 @@ Measured:
   median time per photo; `--no-plain` leaves them out.
   Dice whose face shows an emblem (`nonstandard_box_idx`) are not scored.
 
-Then the floors (`FLOORS`, benchmarks/floors.py) of each shared folder measured: it exits
+Then the floors (`FLOORS`, benchmarks/benchkit.py) of each shared folder measured: it exits
 1 if a figure fell below where it stood (the accuracy pins that were unit tests).
 """
 
@@ -31,19 +31,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 # A benchmark named after a package would shadow it: this folder goes last on the path
-# (its own helper, benchmarks/floors.py, stays importable).
+# (its own helpers, benchmarks/benchkit.py, stay importable).
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.append(sys.path.pop(0))
 
 import cv2
 import numpy as np
-from floors import Floor, check
+from benchkit import Floor, check, shared_data
 
 from calibration.detect import BoardNotFound, find_board
 from calibration.geometry import BoardGeometry
@@ -51,8 +50,7 @@ from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
 from vision.evaluate import board_labels, evaluate, evaluate_board, label_calibration
 
-ROOT = Path(__file__).resolve().parents[1]
-# Floors (benchmarks/floors.py), each named "folder/figure" and checked when that labelled
+# Floors (benchmarks/benchkit.py), each named "folder/figure" and checked when that labelled
 # folder is measured: where the figures stood when set (the shipped networks of 2026-11),
 # not the targets.
 FLOORS = [
@@ -70,11 +68,6 @@ FLOORS = [
 ]
 DIE_MATCH_MM = 12.0  # a die read within this of a labelled centre is that die
 CORNER_TOLERANCE = 0.01  # of the board's width
-
-
-def default_data() -> Path:
-    shared = Path(os.environ.get("BGCOMPANION_SHARED", ROOT.parent / "shared"))
-    return shared / "data" / "board_real_dev"
 
 
 def _state(die: Any) -> str:
@@ -192,9 +185,12 @@ def main() -> int:
     ap.add_argument("--no-plain", action="store_true", help="leave the plain dice photos out")
     ap.add_argument("--no-floors", action="store_true", help="print the figures only")
     args = ap.parse_args()
-    folder = args.data or default_data()
+    folder = args.data or shared_data("board_real_dev")
     if not (folder / "labels.jsonl").is_file():
-        sys.exit(f"{folder}: no labels.jsonl (give --data or set BGCOMPANION_SHARED)")
+        if args.data is None:  # a clone without the shared data beside it: nothing to measure
+            print(f"real photos: {folder} not found (give --data or set BGCOMPANION_SHARED)")
+            return 0
+        sys.exit(f"{folder}: no labels.jsonl")
     cv2.setNumThreads(1)
     entries = board_labels(folder)
     checkers = evaluate_board(folder, args.overlays).to_json()

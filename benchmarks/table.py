@@ -1,6 +1,6 @@
 """The companion's speed and memory, on the embedded demo, with the page open in Chromium.
 
-    python benchmarks/table.py [--seconds 90]
+    .venv/bin/python benchmarks/table.py [--seconds 90]
 
 1. Verdict latency: from the frame in which the dice come to rest (the first still
    frame after the hand) to the verdict (roll, opening roll or reroll) arriving at a

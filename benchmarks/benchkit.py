@@ -1,20 +1,31 @@
-"""Floors: figures a benchmark must not fall below (or above, for mistakes).
+"""What the benchmarks share: their floors, and where the shared data lies.
 
-The accuracy pins live here, not in the unit tests: a benchmark prints its figures,
+Floors are figures a benchmark must not fall below (or above, for mistakes). The
+accuracy pins live here, not in the unit tests: a benchmark prints its figures,
 then one line per floor, and exits 1 if any is broken, so `make bench` fails on a
 regression and `make test` stays fast and pins behaviour only. A floor is where a
 figure stood when it was set, never a target (the targets are in the issues).
 
-    from floors import Floor, check
+    from benchkit import Floor, check
     sys.exit(check(figures, [Floor("boards exact", "boards_exact", at_least=3)]))
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def shared_data(name: str) -> Path:
+    """A folder of the shared data: $BGCOMPANION_SHARED/data/NAME, else ../shared/data/NAME
+    beside the repository (where CI puts it)."""
+    return Path(os.environ.get("BGCOMPANION_SHARED", ROOT.parent / "shared")) / "data" / name
 
 
 @dataclass(frozen=True)
