@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,9 @@ from typing import Any
 MAX_TEXT_BYTES = 16 * 2**20  # a calibration, lens, labels or .mat file is kilobytes
 MAX_DEPTH = 32  # no document of ours nests more than a few levels
 MAX_NUMBER_CHARS = 40  # a float written in full ("-1.2345678901234567e-300") is 24
+# A text without a digit run this long holds no integer longer than MAX_NUMBER_CHARS: it is
+# parsed without a Python call per integer (a match record folds thousands of events).
+_LONG_DIGITS = re.compile(f"[0-9]{{{MAX_NUMBER_CHARS + 1},}}")
 
 
 class BadJSON(ValueError):
@@ -62,6 +66,11 @@ def _depth(doc: Any) -> int:
     return deepest
 
 
+# made once: json.loads with hooks builds a decoder per call
+_DECODER = json.JSONDecoder(parse_float=_float, parse_constant=_constant)
+_CHECK_INTS = json.JSONDecoder(parse_int=_int, parse_float=_float, parse_constant=_constant)
+
+
 def read_text(path: str | Path, max_bytes: int = MAX_TEXT_BYTES) -> str:
     """The UTF-8 text of a regular file of at most `max_bytes`; OSError otherwise (a
     device such as /dev/zero or a named pipe would be read for ever), UnicodeDecodeError
@@ -83,13 +92,15 @@ def loads(text: str | bytes) -> Any:
             text = text.decode("utf-8")
         except UnicodeDecodeError as e:
             raise BadJSON(f"malformed JSON: not UTF-8 text (byte {e.start})") from None
+    decoder = _CHECK_INTS if _LONG_DIGITS.search(text) else _DECODER
     try:
-        doc = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        doc = decoder.decode(text)
     except json.JSONDecodeError as e:
         where = f"line {e.lineno} column {e.colno}" if e.lineno > 1 else f"column {e.colno}"
         raise BadJSON(f"malformed JSON: {e.msg} at {where}") from None
     except RecursionError:
         raise BadJSON(f"JSON nested more than {MAX_DEPTH} levels deep") from None
-    if _depth(doc) > MAX_DEPTH:
+    # fewer opening brackets than the bound cannot nest deeper than it: no walk needed
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(doc) > MAX_DEPTH:
         raise BadJSON(f"JSON nested more than {MAX_DEPTH} levels deep")
     return doc
