@@ -116,6 +116,8 @@ def _events(s: Table, control: Callable[[], bool], keepalive: float) -> Iterator
     version = -1
     while not s.stop.is_set():
         now = s.wait_change(version, keepalive)
+        if s.stop.is_set():  # woken by the table stopping: its record may be closing
+            return
         if now == version:
             yield b": keepalive\n\n"
             continue
