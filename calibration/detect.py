@@ -10,7 +10,11 @@
    give the surface's corners. Starts just outside the outline are tried too;
    the surface is the candidate with one even colour all round just outside it
    (the frame) and a clear step to the inside.
-3. Sub-pixel at full resolution: each side's colour step located at half height
+3. The points' layout (`calibration.layout_fit`), searched within the outline and
+   refined from that inner edge: where the two differ (a tray the surface's colour
+   beside the points, dark trays in an open case), the layout wins if it is the edge's
+   own (refined from it) or fits clearly better, and no other layout fits about as well.
+4. Sub-pixel at full resolution: each side's colour step located at half height
    along its normal, fitted again robustly.
 
 Corners come back clockwise in the image; which long side is white's and where
@@ -25,6 +29,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from calibration import layout_fit
 from calibration.geometry import clockwise
 from calibration.refine import _intersect_sides, _robust_fit, _strip
 from calibration.schema import CalibrationError
@@ -46,6 +51,9 @@ SAMPLES = 64  # lines across each side while walking
 GRABCUT_ROUNDS = 3
 HALF_BOARD = 0.25  # regions at least this share of the largest belong to the board too
 FRAME_COLOUR = 14.0  # Lab distance within which two sides' outside bands are one frame
+SAME = 0.015  # of the width: the frame's inner edge and the points' layout agree within this
+CLEARLY_BETTER = 1.5  # a layout elsewhere must score this much more than one at that edge
+UNAMBIGUOUS = 1.15  # and this much more than the best layout elsewhere than itself
 
 
 class BoardNotFound(CalibrationError):
@@ -56,7 +64,8 @@ class BoardNotFound(CalibrationError):
 class Detection:
     corners: FloatArray  # 4 x 2, full-resolution pixels of the raw image, clockwise
     outline: FloatArray  # the board's outer outline found first, same frame
-    score: float  # how clearly a frame-coloured band surrounds the surface
+    score: float  # how clearly a frame-coloured band surrounds the surface (or, where the
+    # points' layout placed it, how clearly their edges show: `layout_fit.scores`)
 
 
 def _lab(image: Image) -> Lab:
@@ -269,27 +278,9 @@ def _precise(lab: Lab, quad: FloatArray, samples: int = 160, step: float = 0.25)
     return _intersect_sides(fits)
 
 
-def find_board(image: Image) -> Detection:
-    """The playing surface's corners in `image`, or BoardNotFound saying why and what to do."""
-    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
-        raise BoardNotFound("expected an 8-bit colour image")
-    full_h, full_w = image.shape[:2]
-    scale = WORK_SIZE / max(full_h, full_w)
-    small = np.asarray(
-        cv2.resize(
-            image, (round(full_w * scale), round(full_h * scale)), interpolation=cv2.INTER_AREA
-        ),
-        dtype=np.uint8,
-    )
-    lab = _lab(small)
-    if float(lab[..., 0].mean()) * 100 / 255 < DARK:
-        raise BoardNotFound("the image is too dark: light the table or open the camera's exposure")
-    outline = _outline(_board_region(small))
-    if _too_oblique(outline):
-        raise BoardNotFound(
-            "the board looks too oblique: mount the camera above the board's middle, "
-            "within about 15 degrees of vertical"
-        )
+def _frame_surface(lab: Lab, outline: FloatArray) -> tuple[FloatArray, float]:
+    """The surface inside the frame's inner edge (in `lab`'s pixels) and its score;
+    BoardNotFound where no frame-coloured band runs all round."""
     board_w = _width(outline)
     centre = outline.mean(axis=0)
     radius = float(np.linalg.norm(outline - centre, axis=1).mean())
@@ -322,7 +313,64 @@ def find_board(image: Image) -> Detection:
             "all round, and evenly lit?"
         )
     assert best_frame is not None
-    score = best_frame[1]
+    return inner, best_frame[1]
+
+
+def _layout_wins(found: layout_fit.Fit, inner: FloatArray | None, shape: tuple[int, ...]) -> bool:
+    """Whether the points' layout replaces the frame's inner edge (None: none found)."""
+    best = found.best
+    h, w = shape[:2]
+    margin = BORDER * max(h, w)
+    quad = best.quad
+    limit = np.array([w, h]) - margin
+    if (quad < margin).any() or (quad >= limit).any():
+        return False  # the surface is cut by the image's edge
+    if best.score < UNAMBIGUOUS * found.runner_up:
+        return False  # another layout elsewhere fits about as well
+    if inner is None:
+        return True
+    if layout_fit.near(inner, quad, SAME):
+        return False  # the same surface: the frame's edge is the more precise
+    return best.score == found.at_start or best.score >= CLEARLY_BETTER * found.at_start
+
+
+def find_board(image: Image) -> Detection:
+    """The playing surface's corners in `image`, or BoardNotFound saying why and what to do."""
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise BoardNotFound("expected an 8-bit colour image")
+    full_h, full_w = image.shape[:2]
+    scale = WORK_SIZE / max(full_h, full_w)
+    small = np.asarray(
+        cv2.resize(
+            image, (round(full_w * scale), round(full_h * scale)), interpolation=cv2.INTER_AREA
+        ),
+        dtype=np.uint8,
+    )
+    lab = _lab(small)
+    if float(lab[..., 0].mean()) * 100 / 255 < DARK:
+        raise BoardNotFound("the image is too dark: light the table or open the camera's exposure")
+    outline = _outline(_board_region(small))
+    if _too_oblique(outline):
+        raise BoardNotFound(
+            "the board looks too oblique: mount the camera above the board's middle, "
+            "within about 15 degrees of vertical"
+        )
+    # The frame's inner edge, then the points' layout, searched within the outline and
+    # refined from that edge: where they differ, the layout wins if it is the edge's own
+    # (refined from it) or fits clearly better; with no edge found, if it is unambiguous.
+    inner: FloatArray | None = None
+    score = 0.0
+    failure: BoardNotFound | None = None
+    try:
+        inner, score = _frame_surface(lab, outline)
+    except BoardNotFound as e:
+        failure = e
+    found = layout_fit.fit(small, [outline], [] if inner is None else [inner])
+    if found is not None and _layout_wins(found, inner, small.shape[:2]):
+        inner, score = clockwise(found.best.quad), found.best.score
+    if inner is None:
+        assert failure is not None
+        raise failure
     # the sub-pixel step in BGR, not Lab: blur blends the two sides' camera values linearly,
     # and Lab's lightness curve would pull the half-way point towards the darker side
     corners = _precise(image.astype(np.float32), inner / scale)

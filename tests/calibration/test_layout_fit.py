@@ -1,0 +1,62 @@
+"""The points' layout (calibration.layout_fit): the surface where the frame's edge misleads."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import layout_fit
+from calibration.detect import find_board
+from sim import START, STYLES, CameraPose, Look, Scene, Style, render
+
+
+def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance as a share of the board's width, over the 4 rotations."""
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    return min(float(np.abs(np.roll(found, -k, axis=0) - truth).max()) for k in range(4)) / width
+
+
+def with_tray(style: Style) -> tuple[np.ndarray, np.ndarray]:
+    """A rendered board with a side tray the surface's colour beside one end of the points,
+    inside a widened frame (as on many cases): the frame's inner edge runs round the tray."""
+    r = render(
+        Scene(
+            style=style,
+            white=START,
+            black=START,
+            pose=CameraPose(yaw_deg=10, tilt_deg=6, tilt_axis_deg=30),
+            look=Look(noise=2, blur=0.5, jpeg=90),
+            image_size=(1280, 720),
+        )
+    )
+    assert r.raw_corners is not None
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    to_image = cv2.getPerspectiveTransform(unit, r.raw_corners.astype(np.float32))
+    image = r.image.copy()
+    for (u0, u1, v0, v1), colour in (
+        ((1.0, 1.16, -0.05, 1.05), style.frame),
+        ((1.02, 1.12, 0.0, 1.0), style.surface),
+    ):
+        box = np.array([[[u0, v0], [u1, v0], [u1, v1], [u0, v1]]], np.float32)
+        poly = cv2.perspectiveTransform(box, to_image)[0]
+        cv2.fillPoly(image, [np.round(poly).astype(np.int32)], colour, lineType=cv2.LINE_AA)
+    return image, r.raw_corners
+
+
+@pytest.mark.parametrize("name", ["classic", "tournament", "grey"])
+def test_a_tray_the_surfaces_colour_beside_the_points_is_left_out(name: str) -> None:
+    style = next(s for s in STYLES if s.name == name)
+    image, truth = with_tray(style)
+    assert corner_error(find_board(image).corners, truth) <= 0.005
+
+
+def test_the_layout_scores_highest_on_the_surface() -> None:
+    image, truth = with_tray(STYLES[0])
+    grads = layout_fit.gradients(image)
+    at_truth = layout_fit.best_at(grads, truth)
+    rng = np.random.default_rng(3)
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    off = [layout_fit.best_at(grads, truth + rng.normal(0, 0.03 * width, (4, 2))) for _ in range(8)]
+    assert at_truth.score > 3 * max(o.score for o in off)
+    assert at_truth.score >= layout_fit.MIN_SCORE
