@@ -348,16 +348,10 @@ def _descend(grads: Gradients, layout: Layout, sweep: bool = True) -> Layout:
 
 def best_at(grads: Gradients, quad: FloatArray) -> Layout:
     """The best layout on a given surface: both axes, a few bar widths and heights."""
-    best: Layout | None = None
-    for shift in (0, 1):
-        q = np.roll(quad, shift, axis=0)
-        for bar in (0.04, 0.07, 0.1):
-            for tip in (0.36, 0.41, 0.46):
-                s = float(scores(grads, q[None], bar, tip)[0])
-                if best is None or s > best.score:
-                    best = Layout(q, bar, tip, s)
-    assert best is not None
-    return best
+    return max(
+        (best_at_axis(grads, np.roll(quad, shift, axis=0)) for shift in (0, 1)),
+        key=lambda layout: layout.score,
+    )
 
 
 @dataclass(frozen=True)
