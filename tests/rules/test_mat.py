@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules import BLACK, WHITE
@@ -13,6 +13,9 @@ from companion.rules.mat import MatError, export_mat, import_mat
 from companion.rules.match import Match, MatchRules
 from companion.rules.sample import random_actions
 from tests.conftest import DATA
+
+# each example plays a whole match: a third of the profile's examples (50 by default)
+WHOLE_MATCHES = settings(max_examples=max(10, settings.default.max_examples // 3))
 
 
 def replay(text: str) -> Match:
@@ -36,6 +39,7 @@ def results(match: Match) -> list[tuple[object, int, str]]:
     return [(g.winner, g.points, g.how) for g in match.games if g.winner]
 
 
+@WHOLE_MATCHES
 @given(st.integers(0, 10_000), st.sampled_from([1, 3, 5, 7]))
 def test_export_then_import_gives_the_same_match(seed: int, length: int) -> None:
     match = random_match(seed, MatchRules(length=length, white="Ann", black="Bob"))

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules import BLACK, WHITE, Position
@@ -14,6 +14,9 @@ from companion.rules.ids import match_id
 from companion.rules.match import Match, MatchError, MatchRules, Phase, match_info
 from companion.rules.sample import random_actions
 from tests.rules.test_rule_texts import rule
+
+# each example plays a whole match: a third of the profile's examples (50 by default)
+WHOLE_MATCHES = settings(max_examples=max(10, settings.default.max_examples // 3))
 
 
 def play_out(match: Match, *actions: dict[str, Any]) -> list[dict[str, Any]]:
@@ -335,6 +338,7 @@ def test_illegal_actions_say_why_and_change_nothing(action: dict[str, Any], mess
     assert match.summary() == before
 
 
+@WHOLE_MATCHES
 @given(st.integers(0, 100_000), st.sampled_from([0, 1, 3, 5, 9]), st.booleans())
 def test_random_legal_actions_keep_the_score_consistent(
     seed: int, length: int, options: bool
