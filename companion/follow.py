@@ -19,7 +19,6 @@ from numpy.typing import NDArray
 
 from companion.referee import Event, Observation, Referee
 from vision.frame import FrameReader
-from vision.reading import Reading
 
 Image = NDArray[np.uint8]
 
@@ -40,11 +39,6 @@ class Stats:
     frames: int = 0
     read: int = 0  # frames that were read in full
     moving: int = 0
-
-
-def observation(reading: Reading, index: int, t: float) -> Observation:
-    """What the referee is told of frame `index` (at `t` seconds) read as `reading`."""
-    return Observation(index, t, reading)
 
 
 class Follower:
@@ -71,7 +65,7 @@ class Follower:
         self.stats.frames += len(stretch)
         if last.moving:
             self.stats.moving += len(stretch)
-        return [observation(reading, g.index, g.t) for g in stretch], fresh
+        return [Observation(g.index, g.t, reading) for g in stretch], fresh
 
 
 def video_frames(source: str | int) -> Iterator[tuple[int, float, Image]]:
