@@ -331,7 +331,7 @@ def _layout_wins(found: layout_fit.Fit, inner: FloatArray | None, shape: tuple[i
         return True
     if layout_fit.near(inner, quad, SAME):
         return False  # the same surface: the frame's edge is the more precise
-    return best.score == found.at_start or best.score >= CLEARLY_BETTER * found.at_start
+    return found.from_start or best.score >= CLEARLY_BETTER * found.at_start
 
 
 def find_board(image: Image) -> Detection:

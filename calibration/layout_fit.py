@@ -359,6 +359,7 @@ class Fit:
     best: Layout  # the best layout found
     at_start: float  # the best score of a layout refined from the starts (0 if none given)
     runner_up: float  # the best score of a layout elsewhere (DISTINCT from the best)
+    from_start: bool  # the best was refined from a start (not found by the search)
 
 
 def fit(small: Image, frames: list[FloatArray], starts: list[FloatArray]) -> Fit | None:
@@ -389,11 +390,12 @@ def fit(small: Image, frames: list[FloatArray], starts: list[FloatArray]) -> Fit
     refined = from_starts + [_descend(grads, layout) for layout in layouts]
     if not refined:
         return None
-    best = max(refined, key=lambda layout: layout.score)
-    others = [r.score for r in refined if not near(r.quad, best.quad, DISTINCT)]
+    k = max(range(len(refined)), key=lambda i: refined[i].score)
+    best = refined[k]
     if best.score < MIN_SCORE:
         return None
-    return Fit(best, at_start, max(others, default=0.0))
+    others = [r.score for r in refined if not near(r.quad, best.quad, DISTINCT)]
+    return Fit(best, at_start, max(others, default=0.0), k < len(from_starts))
 
 
 def near(a: FloatArray, b: FloatArray, tolerance: float) -> bool:
