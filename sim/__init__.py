@@ -26,8 +26,10 @@ from sim.rolls import ROLL_KINDS, random_roll_scene, write_roll_set
 from sim.scene import (
     CHECKER_SHARE,
     DICE_STYLES,
+    FAMILIES,
     START,
     STYLES,
+    WIDE_STYLES,
     CameraPose,
     Die,
     Look,
@@ -40,10 +42,12 @@ from sim.scene import (
 __all__ = [
     "CHECKER_SHARE",
     "DICE_STYLES",
+    "FAMILIES",
     "FPS",
     "ROLL_KINDS",
     "START",
     "STYLES",
+    "WIDE_STYLES",
     "CameraPose",
     "Die",
     "GameFilm",

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry, dense_maps
-from calibration.layout import ROW, stack_layout
+from calibration.layout import stack_layout
 from calibration.schema import Calibration, Camera
 from sim.scene import (
     BGR,
@@ -35,6 +35,7 @@ from sim.scene import (
     Die,
     Look,
     Scene,
+    Style,
     scene_calibration,
 )
 
@@ -120,16 +121,185 @@ def _draw_checker(canvas: Image, x: float, y: float, d: float, color: BGR, layer
     cv2.circle(canvas, (cx, cy), r, _shade(color, 0.3), 2, cv2.LINE_AA)
 
 
+def _light_dir(look: Look) -> tuple[float, float]:
+    """Towards the light in the top-down view (unit vector): opposite the shadows."""
+    deg = 53.13 if look.shadow_deg is None else look.shadow_deg
+    a = math.radians(deg)
+    return -math.cos(a), -math.sin(a)
+
+
+def _raise_bar(view: Image, x0: float, x1: float, color: BGR, shadow_deg: float | None) -> None:
+    """A bar standing above the surface: its edge towards the light lit, its shadow on the
+    surface beside its other edge."""
+    lx = -math.cos(math.radians(53.13 if shadow_deg is None else shadow_deg))
+    lit, dark = (x0, x1) if lx < 0 else (x1, x0)
+    h = view.shape[0]
+    step = 1 if dark == x1 else -1
+    shadow_x = sorted((_mm(dark), _mm(dark) + step * _mm(4.0)))
+    band = view[:, shadow_x[0] : shadow_x[1]]
+    band[:] = (band.astype(np.float32) * 0.55).astype(np.uint8)
+    cv2.line(view, (_mm(lit), 0), (_mm(lit), h), _shade(color, 1.9), 3, cv2.LINE_AA)
+    cv2.line(view, (_mm(dark) - step * 2, 0), (_mm(dark) - step * 2, h), _shade(color, 0.5), 3)
+
+
+def _draw_hinges(view: Image, x0: float, x1: float, height_mm: float) -> None:
+    """Two metal hinges across the bar, a quarter of the way from each edge, with screws."""
+    metal, screw = (165, 170, 175), (70, 75, 80)
+    width = (x1 - x0) * 0.7
+    cx = (x0 + x1) / 2
+    for y in (height_mm * 0.2, height_mm * 0.8):
+        top_left = (_mm(cx - width / 2), _mm(y - 16))
+        bottom_right = (_mm(cx + width / 2), _mm(y + 16))
+        cv2.rectangle(view, top_left, bottom_right, metal, -1, cv2.LINE_AA)
+        cv2.rectangle(view, top_left, bottom_right, _shade(metal, 0.6), 1, cv2.LINE_AA)
+        cv2.line(view, (_mm(cx), _mm(y - 16)), (_mm(cx), _mm(y + 16)), _shade(metal, 0.5), 2)
+        for dx in (-0.3, 0.3):
+            for dy in (-10.0, 0.0, 10.0):
+                centre = (_mm(cx + dx * width), _mm(y + dy))
+                cv2.circle(view, centre, max(2, _mm(1.6)), screw, -1, cv2.LINE_AA)
+
+
+def _disc(
+    r: float,
+    color: BGR,
+    design: str,
+    accent: BGR,
+    light: tuple[float, float],
+    rng: np.random.Generator,
+    text: str,
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """A checker of `design` seen from above, centred in a square patch: (BGR, coverage)."""
+    half = math.ceil(r) + 2
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1].astype(np.float32)
+    dist = np.hypot(xx, yy)
+    rho = dist / r
+    alpha = np.clip(r - dist + 0.5, 0.0, 1.0)
+    facing = (xx * light[0] + yy * light[1]) / np.maximum(dist, 1e-3)  # +1 towards the light
+    base = np.array(color, np.float32)
+    gain = np.ones_like(rho)
+    if design == "moulded":  # as `_draw_checker` draws it, less its shadow
+        gain = np.where(rho > 0.86, 0.8, np.where(np.abs(rho - 0.55) < 0.02, 0.93, 1.0))
+        gain = np.where(rho > 0.97, 0.3, gain)
+    elif design == "flat":
+        gain = np.where(rho > 0.94, 0.55, 1.0)
+    elif design in ("raised", "shiny"):
+        ring = (rho > 0.74) & (rho <= 0.95)
+        gain = np.where(ring, 1.0 + 0.22 * facing, 1.0)
+        seam = (rho > 0.7) & (rho <= 0.74)
+        gain = np.where(seam, 1.0 - 0.25 * np.maximum(facing, 0.0) - 0.05, gain)
+        gain = np.where(rho > 0.95, 0.5, gain)
+    elif design == "logo":
+        gain = np.where(rho > 0.94, 0.55, 1.0)
+        gain = np.where(np.abs(rho - 0.62) < 0.025, 0.8, gain)
+    elif design == "marbled":
+        angle = rng.uniform(0, math.pi)
+        along = (xx * math.cos(angle) + yy * math.sin(angle)) / r
+        across = (-xx * math.sin(angle) + yy * math.cos(angle)) / r
+        phase = rng.uniform(0, 2 * math.pi, 3)
+        wave = along * rng.uniform(5, 9) + 1.4 * np.sin(across * 3 + phase[0])
+        wave += 0.8 * np.sin(along * 2.3 + across * 4.1 + phase[1])
+        vein = np.exp(-(np.sin(wave + phase[2]) ** 2) / 0.06).astype(np.float32)
+        gain = np.where(rho > 0.95, 0.55, 1.0)
+    out = base[None, None, :] * gain[..., None]
+    if design == "marbled":
+        mix = (0.75 * vein * (rho <= 0.95))[..., None]
+        out = out * (1 - mix) + np.array(accent, np.float32) * mix
+    if design == "shiny":
+        hx, hy = 0.42 * r * light[0], 0.42 * r * light[1]
+        spot = np.exp(-((xx - hx) ** 2 + (yy - hy) ** 2) / (2 * (0.16 * r) ** 2))
+        out = out + (150 * spot)[..., None]
+    out = np.clip(out, 0, 255)
+    if design == "logo" and text:
+        patch = np.ascontiguousarray(out.astype(np.uint8))
+        scale = r / 28 * (1.0 if len(text) == 1 else 0.75)
+        thick = max(1, round(r / 14))
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+        org = (half - tw // 2, half + th // 2)
+        cv2.putText(patch, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, accent, thick, cv2.LINE_AA)
+        out = patch.astype(np.float32)
+    return out.astype(np.float32), alpha.astype(np.float32)
+
+
+def _paste(
+    view: Image, cx: float, cy: float, rgb: NDArray[np.float32], alpha: NDArray[np.float32]
+) -> None:
+    """`rgb` over `view` with coverage `alpha`, the patch centred at pixel (cx, cy)."""
+    half = rgb.shape[0] // 2
+    x0, y0 = round(cx) - half, round(cy) - half
+    h, w = view.shape[:2]
+    ax0, ay0 = max(0, -x0), max(0, -y0)
+    ax1, ay1 = min(rgb.shape[1], w - x0), min(rgb.shape[0], h - y0)
+    if ax0 >= ax1 or ay0 >= ay1:
+        return
+    region = view[y0 + ay0 : y0 + ay1, x0 + ax0 : x0 + ax1]
+    a = alpha[ay0:ay1, ax0:ax1, None]
+    mixed = region.astype(np.float32) * (1 - a) + rgb[ay0:ay1, ax0:ax1] * a
+    region[:] = np.clip(mixed, 0, 255).astype(np.uint8)
+
+
+def _draw_checkers(
+    view: Image, checkers: list[dict[str, Any]], d: float, style: Style, look: Look, seed: int
+) -> None:
+    """The checkers in the style's design, layer by layer: each layer's shadows (cast away
+    from the scene's light, longer for higher checkers, hard or soft) darken what lies
+    below, then its checkers are drawn over them. Seeded by the scene."""
+    light = _light_dir(look)
+    tints = {"white": style.light, "black": style.dark}
+    accents = dict(zip(("white", "black"), style.accent or (style.light, style.dark), strict=True))
+    if style.accent is None:  # a logo or streaks a shade off the checker's own colour
+        accents = {c: _shade(t, 0.6 if sum(t) > 300 else 1.8) for c, t in tints.items()}
+    r = _mm(d / 2)
+    numbers: dict[tuple[str, Any], int] = {}
+    for layer in sorted({int(c["layer"]) for c in checkers}):
+        mine = [(k, c) for k, c in enumerate(checkers) if c["layer"] == layer]
+        lift = (1 + layer) * look.shadow_mm
+        mask = np.zeros(view.shape[:2], np.float32)
+        for _, c in mine:
+            x, y = c["center_mm"]
+            sx, sy = x - light[0] * lift, y - light[1] * lift
+            cv2.circle(
+                mask, (_mm(sx), _mm(sy)), _mm(d / 2 * (1 + 0.015 * layer)), 1.0, -1, cv2.LINE_AA
+            )
+        if look.shadow_blur_mm > 0:
+            sigma = look.shadow_blur_mm * PX_PER_MM * (1 + 0.3 * layer)
+            mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), sigma), np.float32)
+        dark = 1.0 - look.shadow_strength * mask
+        shaded = view.astype(np.float32) * dark[..., None]
+        view[:] = np.clip(shaded, 0, 255).astype(np.uint8)
+        for k, c in mine:
+            x, y = c["center_mm"]
+            key = (c["color"], c["point"])
+            numbers[key] = numbers.get(key, 0) + 1
+            text = str(numbers[key]) if style.logo == "#" else style.logo
+            rng = np.random.default_rng([seed, 11, k])
+            rgb, alpha = _disc(
+                r * (1 + 0.015 * layer),
+                tints[c["color"]],
+                style.design,
+                accents[c["color"]],
+                light,
+                rng,
+                text,
+            )
+            _paste(view, x * PX_PER_MM, y * PX_PER_MM, rgb, alpha)
+
+
+def _share(scene: Scene) -> float:
+    """A checker's diameter in point widths: the scene's, else the module's `CHECKER_SHARE`
+    (looked up when drawn, so that a test may set it)."""
+    return CHECKER_SHARE if scene.checker_share is None else scene.checker_share
+
+
 def checker_layout(scene: Scene, geo: BoardGeometry) -> list[dict[str, Any]]:
     """Where each checker of the scene's position lies, as players place them by hand.
 
-    Rows along the point from the edge, touching or with small gaps, a little off the
-    point's axis; past a row's worth stacked on top, each across two below it
+    Rows of `scene.row` along the point from the edge, touching or with small gaps, a
+    little off the point's axis; past a row's worth stacked on top, each across two below it
     (`calibration.layout.stack_layout`); on the bar, each side's checkers in a row from the
     centre towards the owner. Seeded by the scene.
     """
     rng = np.random.default_rng([scene.seed, 7])
-    d = geo.point_width_mm * CHECKER_SHARE
+    d = geo.point_width_mm * _share(scene)
     p = geo.point_width_mm
     out: list[dict[str, Any]] = []
     for color, arr in (("white", scene.white), ("black", scene.black)):
@@ -144,7 +314,7 @@ def checker_layout(scene: Scene, geo: BoardGeometry) -> list[dict[str, Any]]:
         sign = 1 if color == "white" else -1
         places.append(("bar", arr[25], geo.width_mm / 2, geo.height_mm / 2 + sign * 0.2 * d, sign))
         for point, count, cx, origin, sign in places:
-            row = BAR_ROW if point == "bar" else ROW
+            row = BAR_ROW if point == "bar" else scene.row
             layers: list[list[tuple[float, float]]] = []  # per layer: (along, across) centres
             for layer, _ in stack_layout(count, row):
                 if layer == len(layers):
@@ -249,16 +419,23 @@ def _top_down(
         cv2.fillConvexPoly(view, pts, st.triangles[n % 2], cv2.LINE_AA)
     bar = geo.bar
     view[:, _mm(bar.x0) : _mm(bar.x1)] = st.bar or st.frame
+    if st.bar_raised:
+        _raise_bar(view, bar.x0, bar.x1, st.bar or st.frame, scene.look.shadow_deg)
     tex = _texture(size, st.texture, rng)
     canvas = _textured(canvas, tex)
     view = canvas[_mm(f) : _mm(f + scene.height_mm), _mm(f) : _mm(f + scene.width_mm)]
-    d = geo.point_width_mm * CHECKER_SHARE
+    if st.hinges:
+        _draw_hinges(view, bar.x0, bar.x1, scene.height_mm)
+    d = geo.point_width_mm * _share(scene)
     checkers = checker_layout(scene, geo)
     tints = {"white": st.light, "black": st.dark}
-    # Lower layers first, so that a stacked checker lies over those it rests on.
-    for item in sorted(checkers, key=lambda c: c["layer"]):
-        x, y = item["center_mm"]
-        _draw_checker(view, x, y, d, tints[item["color"]], item["layer"])
+    if st.design == "moulded" and scene.look.shadow_deg is None:
+        # Lower layers first, so that a stacked checker lies over those it rests on.
+        for item in sorted(checkers, key=lambda c: c["layer"]):
+            x, y = item["center_mm"]
+            _draw_checker(view, x, y, d, tints[item["color"]], item["layer"])
+    else:
+        _draw_checkers(view, checkers, d, st, scene.look, scene.seed)
     dice = [_draw_die(canvas, die, offset_mm=f) for die in scene.dice]
     return canvas, {"checkers": checkers, "dice": dice}
 
