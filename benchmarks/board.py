@@ -1,7 +1,8 @@
 """Board reading on rendered boards: whole boards right, wrong ones flagged, time per reading.
 
     .venv/bin/python benchmarks/board.py [--boards 300] [--seed 2026] [--workers 2]
-                                         [--learned light|dark] [--no-floors]
+                                         [--learned light|dark] [--styles default|wide]
+                                         [--no-floors]
 
 Each board is a random style, pose (any rotation, tilt up to 15 degrees), lens, light,
 noise and JPEG at 1920x1080 (`sim.random_scene`). Four in five positions come
@@ -11,13 +12,20 @@ bear-offs, hits, checkers on the bar); one in five is a stress position with sta
 calibration is the scene's true one with every corner moved by about 0.2% of the board's
 width (what automatic calibration achieves, `benchmarks/calibration.py`).
 
+`--styles wide` draws the boards from `sim.WIDE_STYLES` instead (`random_scene(rng,
+family="wide")`, issue 27): checker sets, checker designs, boards, bars, shadows and
+rows of six the reader was never tuned on, to measure it on styles it never saw. Each
+wrong board then says which places it misread (place: true count, read count).
+
 Measured: the share of boards read exactly right (all 24 points, both bars, both off
-counts); of the wrong ones, how many the reading flagged (confidence below
---flag, default 0.5); how many right boards were flagged anyway; and the time per
-reading on one core (OpenCV single-threaded), median and 95th percentile.
+counts); the share of places (24 points, each side's bar) read right; of the wrong
+ones, how many the reading flagged (confidence below --flag, default 0.5); how many
+right boards were flagged anyway; and the time per reading on one core (OpenCV
+single-threaded), median and 95th percentile. Then one line per style: boards right,
+places right, wrong boards flagged.
 Targets (issue 6): >= 99.5% of boards right, every wrong one flagged, < 50 ms.
 Then the floors (`FLOORS`), on the default set only: exits 1 if a figure fell below
-where it stood.
+where it stood (never on `--styles wide`).
 
 `--learned light` first calibrates each board on a frame of the starting position
 (same board, pose and light: `vision.board_learn`) and reads with the appearance block
@@ -49,7 +57,7 @@ from benchkit import Floor, check
 from calibration.geometry import BoardGeometry
 from companion.rules.position import Position
 from companion.rules.sample import random_positions
-from sim import START, Scene, random_scene, render
+from sim import FAMILIES, START, Scene, random_scene, render
 from vision.board import BoardReader
 from vision.board_learn import NotStartingPosition, learn_appearance
 
@@ -100,6 +108,18 @@ def measure(job: tuple[int, Scene, float, str | None]) -> dict[str, object]:
     reading = reader.read(r.image)
     elapsed = (time.perf_counter() - t0) * 1000
     right = reading.white == list(scene.white or ()) and reading.black == list(scene.black or ())
+    true_w, true_b = list(scene.white or [0] * 26), list(scene.black or [0] * 26)
+    # Places: the 24 points (both colours' counts on it) and each side's bar.
+    misread = [
+        (str(n), f"{true_w[n]}w{true_b[25 - n]}b", f"{reading.white[n]}w{reading.black[25 - n]}b")
+        for n in range(1, 25)
+        if (reading.white[n], reading.black[25 - n]) != (true_w[n], true_b[25 - n])
+    ]
+    misread += [
+        (f"bar-{side}", str(t[25]), str(got[25]))
+        for side, t, got in (("white", true_w, reading.white), ("black", true_b, reading.black))
+        if got[25] != t[25]
+    ]
     return {
         "right": right,
         "flagged": reading.confidence < flag,
@@ -107,11 +127,15 @@ def measure(job: tuple[int, Scene, float, str | None]) -> dict[str, object]:
         "style": scene.style.name,
         "confidence": reading.confidence,
         "learned": learned,
+        "places_right": PLACES - len(misread),
+        "misread": misread,
         "where": []
         if right
         else [(p.place, p.count, round(p.confidence, 2)) for p in reading.least_sure(3)],
     }
 
+
+PLACES = 26  # the 24 points and each side's bar
 
 # Floors (benchmarks/benchkit.py) of the default set (300 boards, seed 2026, read without
 # a learned look): where the figures stood when set, not the targets.
@@ -135,13 +159,20 @@ def main() -> int:
         help="read with the look learned from the starting position; white's set the light "
         "or (drawn so) the dark one",
     )
+    ap.add_argument(
+        "--styles",
+        choices=sorted(FAMILIES),
+        default="default",
+        help="the board styles drawn: the default set, or the wide one the reader was not "
+        "tuned on (sim.WIDE_STYLES; no floors)",
+    )
     ap.add_argument("--no-floors", action="store_true", help="print the figures only")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     games = random_positions(args.seed, args.boards)
     jobs = []
     for i in range(args.boards):
-        scene = random_scene(rng)
+        scene = random_scene(rng, family=args.styles)
         if i % 5 == 4:
             white, black = stress_position(rng)
         else:
@@ -166,8 +197,12 @@ def main() -> int:
             print(
                 f"  board {k} ({r['style']}): wrong, confidence {r['confidence']:.2f}, "
                 f"least sure {r['where']}"
+                + (f", misread {r['misread']}" if args.styles != "default" else "")
             )
-    print(f"boards: {n} (seed {args.seed}), {wall:.0f} s with {args.workers} workers")
+    print(
+        f"boards: {n} (seed {args.seed}, {args.styles} styles), {wall:.0f} s "
+        f"with {args.workers} workers"
+    )
     if args.learned:
         learned = sum(bool(r["learned"]) for r in results)
         print(
@@ -180,11 +215,25 @@ def main() -> int:
         " (target: all)"
     )
     print(f"right boards flagged anyway: {flagged_right}/{right}")
+    places = sum(int(r["places_right"]) for r in results)  # type: ignore[call-overload]
+    print(f"places right: {places}/{PLACES * n} = {100 * places / (PLACES * n):.2f}%")
     print(
         f"reading time, one core: median {statistics.median(times):.1f} ms, "
         f"95th percentile {times[int(0.95 * (n - 1))]:.1f} ms (target < 50 ms)"
     )
-    if args.no_floors or (args.boards, args.seed, args.learned) != (300, 2026, None):
+    print("per style: boards right, places right, wrong boards flagged")
+    for style in sorted({str(r["style"]) for r in results}):
+        mine = [r for r in results if r["style"] == style]
+        ok = sum(bool(r["right"]) for r in mine)
+        pl = sum(int(r["places_right"]) for r in mine)  # type: ignore[call-overload]
+        bad = [r for r in mine if not r["right"]]
+        print(
+            f"  {style:<12} boards {ok}/{len(mine)}, places {pl}/{PLACES * len(mine)} "
+            f"({100 * pl / (PLACES * len(mine)):.1f}%), flagged "
+            f"{sum(bool(r['flagged']) for r in bad)}/{len(bad)}"
+        )
+    default = (args.boards, args.seed, args.learned, args.styles) == (300, 2026, None, "default")
+    if args.no_floors or not default:
         return 0
     return check({"right_share": right / n, "wrong_unflagged": len(wrong) - flagged_wrong}, FLOORS)
 
