@@ -222,13 +222,13 @@ def main() -> int:
         f"95th percentile {times[int(0.95 * (n - 1))]:.1f} ms (target < 50 ms)"
     )
     print("per style: boards right, places right, wrong boards flagged")
-    for style in sorted({str(r["style"]) for r in results}):
-        mine = [r for r in results if r["style"] == style]
+    for name in sorted({str(r["style"]) for r in results}):
+        mine = [r for r in results if r["style"] == name]
         ok = sum(bool(r["right"]) for r in mine)
         pl = sum(int(r["places_right"]) for r in mine)  # type: ignore[call-overload]
         bad = [r for r in mine if not r["right"]]
         print(
-            f"  {style:<12} boards {ok}/{len(mine)}, places {pl}/{PLACES * len(mine)} "
+            f"  {name:<12} boards {ok}/{len(mine)}, places {pl}/{PLACES * len(mine)} "
             f"({100 * pl / (PLACES * len(mine)):.1f}%), flagged "
             f"{sum(bool(r['flagged']) for r in bad)}/{len(bad)}"
         )
