@@ -16,13 +16,22 @@ found in a phantom column of points just outside each end (the layout is periodi
 point off must not score as well).
 
 The search, in the image rectified by the board's outline (the surface is there an
-upright rectangle, near enough): each half of the layout is two combs of six triangles
-that share their columns (the outer end and the point width); the base lines are taken
-on a coarse grid, each moved to the clearest level line near it (the edges are near
-upright: a row off moves a sample along its edge, not across it), and the columns
-exhaustively at a pixel. The best layouts are refined in the image: each side swept
-along its normal (a frame has several parallel edges, further apart than a corner's
-step), then coordinate descent on the corners, b and t.
+upright rectangle, near enough): the outline's two sides along the bases are first
+moved to the clearest straight line near each (an outline cut askew where the board met
+a table of its colour leans against the surface); each half of the layout is two combs
+of six triangles that share their columns (the outer end and the point width), the
+bottom comb shifted by up to SHEAR against the top (the outline's ends may still lean);
+the base lines are taken on a coarse grid, each moved to the clearest level line near
+it (the edges are near upright: a row off moves a sample along its edge, not across
+it), and the columns exhaustively at a pixel. The best layouts are refined in the
+image: each side swept along its normal (a frame has several parallel edges, further
+apart than a corner's step), then coordinate descent on the corners, b and t. The
+search is then run again in the image rectified by the best layout so far, where what
+is left of the outline's lean is gone.
+
+A layout elsewhere within a factor of the best's score makes the fit ambiguous
+(`Fit.runner_up`); one that differs from the best only by one side moved along its
+normal does not count: the best's own sweep weighed that side's parallel lines.
 """
 
 from __future__ import annotations
@@ -57,6 +66,8 @@ DISTINCT = 0.02  # of the width: layouts refined differ by at least this at a co
 BAR_RANGE = (0.0, 0.16)  # the bar's width, of the surface's
 SWEEP = 0.06  # of the width: how far each side is swept along its normal
 MIN_SCORE = 2.0  # a layout scoring less is not taken for the points
+STRAIGHTEN = 0.1  # of the width: how far each end of a base side may move to the clearest line
+SHEAR = 0.1  # of the outline's width: how far a half's bottom row may shift against its top
 
 
 @dataclass(frozen=True)
@@ -202,6 +213,46 @@ def _top_cells(grid: FloatArray, count: int) -> list[tuple[int, int]]:
     return [(int(ii[k]), int(jj[k])) for k in order]
 
 
+def straighten(grads: Gradients, quad: FloatArray, sides: tuple[int, ...]) -> FloatArray:
+    """The quad with each of `sides` moved to the clearest straight line near it (its ends
+    each within STRAIGHTEN of the width along its normal): the outline's sides along the
+    bases may be skewed where the board's edge met a table of its colour, and the search
+    takes the base lines level in the outline's rectified image."""
+    gx, gy = grads
+    h, w = gx.shape[:2]
+    width = max(float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4))
+    shifts = np.arange(-STRAIGHTEN, STRAIGHTEN + 1e-9, 0.004) * width
+    d0, d1 = (m.ravel() for m in np.meshgrid(shifts, shifts))
+    f = np.linspace(0.1, 0.9, 48)
+    lines = [(quad[i], quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    for i in sides:
+        a, b = quad[i], quad[(i + 1) % 4]
+        normal = np.array([a[1] - b[1], b[0] - a[0]]) / np.linalg.norm(b - a)
+        starts = a[None] + d0[:, None] * normal
+        ends = b[None] + d1[:, None] * normal
+        on = starts[:, None] + (ends - starts)[:, None] * f[None, :, None]  # L x F x 2
+        along = (ends - starts) / np.linalg.norm(ends - starts, axis=1, keepdims=True)
+        across_n = np.stack([-along[:, 1], along[:, 0]], -1)
+        off = OFFSET * width * across_n[:, None]
+        pts = np.stack([on, on + off, on - off], 0)
+        xi = np.clip(np.round(pts[..., 0]), 0, w - 1).astype(np.intp)
+        yi = np.clip(np.round(pts[..., 1]), 0, h - 1).astype(np.intp)
+        nx = across_n[None, :, None, 0, None]
+        ny = across_n[None, :, None, 1, None]
+        across = np.sqrt(((gx[yi, xi] * nx + gy[yi, xi] * ny) ** 2).sum(-1))
+        contrast = across[0] - np.maximum(across[1], across[2])
+        k = int(np.argmax(_median(contrast[:, :-1])))
+        lines[i] = (starts[k], ends[k] - starts[k])
+    corners = []
+    for i in range(4):
+        (c1, u1), (c2, u2) = lines[i - 1], lines[i]
+        jac = np.column_stack([u1, -u2])
+        if abs(np.linalg.det(jac)) < 1e-9:
+            return quad
+        corners.append(c1 + u1 * np.linalg.solve(jac, c2 - c1)[0])
+    return np.array(corners)
+
+
 def _search_rectified(small: Image, outline: FloatArray) -> list[tuple[float, FloatArray]]:
     """Candidate surfaces (score in the rectified image, quad in `small`) for the outline
     with its first side taken along the point bases."""
@@ -264,7 +315,15 @@ def _search_rectified(small: Image, outline: FloatArray) -> list[tuple[float, Fl
         found.sort(key=lambda f: -f[0])
         kept[row] = found[:ROWS]
     upright = cv2.dilate(ridge.astype(np.float32), np.ones((1, 5), np.uint8))
-    column = np.median(upright[int(m_v + 0.1 * nv) : int(span_v - m_v - 0.1 * nv)], axis=0)
+    # a half's end line and bar line may lean (the outline's own lean): its bottom row
+    # shifted by k pixels against its top; each column's median upright ridge along
+    # such lines
+    shears = np.arange(-round(SHEAR * nu), round(SHEAR * nu) + 1)
+    ys = np.arange(int(m_v + 0.1 * nv), int(span_v - m_v - 0.1 * nv))
+    lean = np.round(shears[:, None] * (ys - m_v)[None] / nv).astype(np.intp)  # K x Y
+    xs = np.clip(np.arange(span_u)[None, None] + lean[..., None], 0, span_u - 1)
+    columns = np.median(upright[ys[None, :, None], xs], axis=1)  # K x span_u
+    pad = len(shears) // 2
     for _, top_v, top_grids in kept[0]:
         for _, bottom_v, bottom_grids in kept[1]:
             if bottom_v - top_v < MIN_HEIGHT * nv:
@@ -272,14 +331,21 @@ def _search_rectified(small: Image, outline: FloatArray) -> list[tuple[float, Fl
             lines = (row_line[int(top_v)] + row_line[int(bottom_v)]) / 6
             halves = []
             for s, end_grid, sign in ((0, ends, 1.0), (1, right_ends, -1.0)):
-                grid = (top_grids[s] + bottom_grids[s]) / 2
+                # the bottom row's grid at the end k pixels right of the top row's
+                bottom = np.pad(bottom_grids[s], ((pad, pad), (0, 0)), constant_values=-np.inf)
+                index = np.arange(len(end_grid))[None] + pad + sign * shears[:, None]
+                grid = (top_grids[s][None] + bottom[index.astype(np.intp)]) / 2  # K x E x W
                 outer = np.clip(np.round(end_grid), 0, span_u - 1).astype(np.intp)
                 inner = end_grid[:, None] + sign * 6 * widths[None, :]
                 inner_i = np.clip(np.round(inner), 0, span_u - 1).astype(np.intp)
-                grid = grid + (column[outer][:, None] + column[inner_i]) / 3
-                halves.append([(float(grid[i, j]), i, j) for i, j in _top_cells(grid, KEEP)])
-            for sl, il, jl in halves[0]:
-                for sr, ir, jr in halves[1]:
+                grid = grid + (columns[:, outer][..., None] + columns[:, inner_i]) / 3
+                k_best = np.argmax(grid, axis=0)
+                best = np.take_along_axis(grid, k_best[None], 0)[0]
+                cells = _top_cells(np.where(np.isfinite(best), best, -1e9), KEEP)
+                lean = shears[k_best]
+                halves.append([(float(best[i, j]), i, j, int(lean[i, j])) for i, j in cells])
+            for sl, il, jl, kl in halves[0]:
+                for sr, ir, jr, kr in halves[1]:
                     left, right = ends[il], right_ends[ir]
                     pl, pr = widths[jl], widths[jr]
                     bar = (right - 6 * pr) - (left + 6 * pl)
@@ -289,7 +355,12 @@ def _search_rectified(small: Image, outline: FloatArray) -> list[tuple[float, Fl
                     if not BAR_RANGE[0] * width <= bar <= BAR_RANGE[1] * width:
                         continue
                     rect_quad = np.array(
-                        [[left, top_v], [right, top_v], [right, bottom_v], [left, bottom_v]]
+                        [
+                            [left, top_v],
+                            [right, top_v],
+                            [right + kr, bottom_v],
+                            [left + kl, bottom_v],
+                        ]
                     )
                     quad = _apply(rect_to_img[None], rect_quad)[0]
                     results.append(((sl + sr) / 2 + lines, quad))
@@ -373,29 +444,52 @@ def fit(small: Image, frames: list[FloatArray], starts: list[FloatArray]) -> Fit
         for shift in (0, 1)
     ]
     at_start = max((layout.score for layout in from_starts), default=0.0)
-    layouts: list[Layout] = []
+    found: list[Layout] = []
     for frame in frames:
         candidates: list[tuple[float, FloatArray]] = []
         for shift in (0, 1):
-            candidates += _search_rectified(small, np.roll(frame, shift, axis=0))
-        candidates.sort(key=lambda c: -c[0])
-        chosen: list[Layout] = []
-        for _, quad in candidates:
-            if any(near(quad, c.quad, DISTINCT) for c in chosen):
-                continue
-            chosen.append(best_at_axis(grads, quad))
-            if len(chosen) == REFINE:
-                break
-        layouts += chosen
-    refined = from_starts + [_descend(grads, layout) for layout in layouts]
+            rolled = np.roll(frame, shift, axis=0)
+            candidates += _search_rectified(small, straighten(grads, rolled, (0, 2)))
+        found += _refined(grads, candidates)
+    if found:
+        # searched again in the image rectified by the best layout: the outline's lean
+        # (a side cut where the board met a table of its colour) is gone there
+        lead = max(found, key=lambda layout: layout.score)
+        found += _refined(grads, _search_rectified(small, lead.quad))
+    refined = from_starts + found
     if not refined:
         return None
     k = max(range(len(refined)), key=lambda i: refined[i].score)
     best = refined[k]
     if best.score < MIN_SCORE:
         return None
-    others = [r.score for r in refined if not near(r.quad, best.quad, DISTINCT)]
+    # a rival is a layout elsewhere; one that differs only by a side moved along its
+    # normal (a frame's parallel edge) was weighed against the best by its own sweep
+    others = [r.score for r in refined if _rival(r.quad, best.quad)]
     return Fit(best, at_start, max(others, default=0.0), k < len(from_starts))
+
+
+def _refined(grads: Gradients, candidates: list[tuple[float, FloatArray]]) -> list[Layout]:
+    """The best REFINE candidates of the search that differ by DISTINCT, refined."""
+    candidates = sorted(candidates, key=lambda c: -c[0])
+    chosen: list[Layout] = []
+    for _, quad in candidates:
+        if any(near(quad, c.quad, DISTINCT) for c in chosen):
+            continue
+        chosen.append(best_at_axis(grads, quad))
+        if len(chosen) == REFINE:
+            break
+    return [_descend(grads, layout) for layout in chosen]
+
+
+def _rival(other: FloatArray, best: FloatArray) -> bool:
+    """Whether `other` places the surface elsewhere than `best`: more than DISTINCT away at
+    a corner, and not only at the two ends of one side."""
+    dist = np.linalg.norm(best[:, None] - other[None], axis=2).min(1)
+    far = np.nonzero(dist > DISTINCT * float(np.linalg.norm(best[1] - best[0])))[0]
+    if len(far) == 2 and (far[1] - far[0]) % 2 == 1:
+        return False  # a side moved: the best's sweep along its normal weighed that
+    return len(far) > 0
 
 
 def near(a: FloatArray, b: FloatArray, tolerance: float) -> bool:

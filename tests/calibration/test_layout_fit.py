@@ -8,6 +8,7 @@ import pytest
 
 from calibration import layout_fit
 from calibration.detect import find_board
+from calibration.geometry import clockwise
 from sim import START, STYLES, CameraPose, Look, Scene, Style, render
 
 
@@ -60,3 +61,45 @@ def test_the_layout_scores_highest_on_the_surface() -> None:
     off = [layout_fit.best_at(grads, truth + rng.normal(0, 0.03 * width, (4, 2))) for _ in range(8)]
     assert at_truth.score > 3 * max(o.score for o in off)
     assert at_truth.score >= layout_fit.MIN_SCORE
+
+
+def test_the_points_are_found_from_an_outline_cut_askew() -> None:
+    """An outline with one corner cut in (where the board met a table of its colour) leans
+    against the surface: its base sides are straightened and the halves' ends may lean in
+    the search, then the search is run again rectified by the best layout found."""
+    style = next(s for s in STYLES if s.name == "classic")
+    r = render(
+        Scene(
+            style=style,
+            white=START,
+            black=START,
+            pose=CameraPose(yaw_deg=4, tilt_deg=5, tilt_axis_deg=60),
+            look=Look(noise=2, blur=0.5, jpeg=90),
+            image_size=(1280, 720),
+        )
+    )
+    assert r.raw_corners is not None
+    truth = r.raw_corners.astype(np.float64)
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    centre = truth.mean(axis=0)
+    outline = centre + (truth - centre) * 1.06
+    inward = (centre - outline[1]) / np.linalg.norm(centre - outline[1])
+    outline[1] += 0.1 * width * inward
+    found = layout_fit.fit(r.image, [outline], [])
+    assert found is not None
+    assert corner_error(clockwise(found.best.quad), clockwise(truth)) <= 0.01
+
+
+def test_a_layout_with_one_side_moved_is_no_rival() -> None:
+    """One side moved along its normal (the frame's parallel edge) was weighed by the best
+    layout's own sweep; a layout shifted or moved at opposite corners places it elsewhere."""
+    best = np.array([[100.0, 100.0], [700.0, 100.0], [700.0, 600.0], [100.0, 600.0]])
+    side = best.copy()
+    side[2:, 1] += 0.03 * 600
+    assert not layout_fit._rival(side, best)
+    shifted = best + np.array([0.03 * 600, 0.0])
+    assert layout_fit._rival(shifted, best)
+    opposite = best.copy()
+    opposite[[0, 2]] += 0.03 * 600
+    assert layout_fit._rival(opposite, best)
+    assert not layout_fit._rival(best + 1.0, best)
