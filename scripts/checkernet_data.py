@@ -1,0 +1,195 @@
+"""Strips of rendered boards, one per point and per half of the bar, labelled with the count.
+
+    .venv/bin/python scripts/checkernet_data.py --boards 2400 --out /tmp/cn/data [--seed 1]
+
+A prototype's data (issue 27: checkers on points of their own colour, tall piles, the
+bar). Each board is a `sim.random_scene` of either family (wide three times in five),
+its position from random games (four in five) or a stress position with tall stacks
+and checkers on the bar. The frame is warped to the board's view exactly as
+`vision.board.BoardReader.rectify` does (1.5 px/mm, 8 mm margin), with the scene's
+calibration moved a little (each corner by about 0.2% of the board's width, as the board
+benchmark does; and a second cut with about 0.6%, a few millimetres, for training).
+
+A strip is a point's rectangle and a quarter of a point's width to either side, from
+just before its edge to just past the middle of the board (`BEFORE`, `AFTER` of the
+half-height), resampled to `STRIP_W` x `STRIP_H` pixels and turned so that row 0 is
+at its edge (the bottom row's strips and black's half of the bar rotated half a turn).
+The bar's halves run from the board's middle towards their owner, as the reader's do.
+
+Label per strip: the checkers on it (0-15) and whose they are (0 none, 1 white, 2 black).
+Styles in `HELD_OUT` are never drawn here (the evaluation's, `scripts/eval_checkernet.py`).
+Shards of `SHARD` boards go to `--out` as npz: x (n, STRIP_H, STRIP_W, 3) uint8 BGR,
+count, owner, place (0-23 points 1-24 in white's numbering, 24 white's bar, 25 black's),
+board, style, variant (0 the benchmark's calibration, 1 the one further off). Most empty
+points are dropped from training shards (`KEEP_EMPTY` of them kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.geometry import BoardGeometry
+from companion.rules.position import Position
+from companion.rules.sample import random_positions
+from sim import STYLES, WIDE_STYLES, Scene, random_scene, render
+from vision.board import BoardReader
+
+STRIP_W, STRIP_H = 32, 160
+ACROSS = 1.5  # point widths across a strip (a quarter of one to either side)
+BEFORE, AFTER = 0.05, 1.05  # of the half-height: from just before the edge to past the middle
+HELD_OUT_WIDE = ("cream-black", "dark-gold", "red-white")
+HELD_OUT_DEFAULT = ("cork", "leather")
+HELD_OUT = HELD_OUT_WIDE + HELD_OUT_DEFAULT
+STYLE_NAMES = [s.name for s in STYLES] + [s.name for s in WIDE_STYLES]
+PLACES = 26  # 24 points, white's half of the bar, black's
+SHARD = 100
+KEEP_EMPTY = 0.35
+NOISE = (0.002, 0.006)  # corner noise per variant, of the board's width
+
+
+def strip_maps(geo: BoardGeometry, px_per_mm: float, margin_mm: float) -> NDArray[np.float32]:
+    """Per place, where each strip pixel lies in the board view: (PLACES, H, W, 2) x, y."""
+    p, half = geo.point_width_mm, geo.height_mm / 2
+    u = ((np.arange(STRIP_W) + 0.5) / STRIP_W - 0.5) * ACROSS * p  # across, mm
+    v = -BEFORE * half + (np.arange(STRIP_H) + 0.5) / STRIP_H * (BEFORE + AFTER) * half
+    uu, vv = np.meshgrid(u, v)
+    out = np.empty((PLACES, STRIP_H, STRIP_W, 2), np.float32)
+    places: list[tuple[float, float, int]] = []  # axis x, origin y, sign (+1 runs down)
+    for n in range(1, 25):
+        r = geo.point_rect(n)
+        top = r.y0 == 0
+        places.append(((r.x0 + r.x1) / 2, 0.0 if top else geo.height_mm, 1 if top else -1))
+    places += [(geo.width_mm / 2, half, 1), (geo.width_mm / 2, half, -1)]
+    for k, (cx, origin, sign) in enumerate(places):
+        x_mm = cx + sign * uu  # turned half a turn where the strip runs up
+        y_mm = origin + sign * vv
+        out[k, ..., 0] = (x_mm + margin_mm) * px_per_mm - 0.5
+        out[k, ..., 1] = (y_mm + margin_mm) * px_per_mm - 0.5
+    return out
+
+
+def cut_strips(reader: BoardReader, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The 26 strips of a frame, warped as the reader warps it: (PLACES, H, W, 3) BGR."""
+    view = reader.rectify(image)
+    s = reader.s.px_per_mm
+    # About 2.3 view pixels per strip pixel: smooth first, so that nothing aliases.
+    sigma = 0.4 * ACROSS * reader.geo.point_width_mm * s / STRIP_W
+    view = cv2.GaussianBlur(view, (0, 0), sigma)
+    maps = strip_maps(reader.geo, s, reader.m)
+    flat = maps.reshape(PLACES * STRIP_H, STRIP_W, 2)
+    out = cv2.remap(
+        view, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return np.asarray(out, np.uint8).reshape(PLACES, STRIP_H, STRIP_W, 3)
+
+
+def labels(white: Any, black: Any) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
+    """Per place: the checkers there and whose (0 none, 1 white, 2 black)."""
+    count = np.zeros(PLACES, np.int8)
+    owner = np.zeros(PLACES, np.int8)
+    for n in range(1, 25):
+        w, b = white[n], black[25 - n]
+        count[n - 1] = w + b
+        owner[n - 1] = 1 if w else 2 if b else 0
+    count[24], owner[24] = white[25], 1 if white[25] else 0
+    count[25], owner[25] = black[25], 2 if black[25] else 0
+    return count, owner
+
+
+def stress_position(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A valid position with tall stacks on few points, some checkers on the bar
+    (as benchmarks/board.py draws its stress positions)."""
+    while True:
+        white, black = [0] * 26, [0] * 26
+        taken: set[int] = set()  # in white's numbering
+        for side, is_white in ((white, True), (black, False)):
+            left = 15
+            side[25] = rng.choice([0, 0, 0, 1, 2, 3, 4])
+            left -= side[25]
+            while left > 0:
+                n = rng.choice([k for k in range(1, 25) if k not in taken])
+                taken.add(n)
+                k = min(left, rng.choice([1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]))
+                side[n if is_white else 25 - n] += k
+                left -= k
+        pos = Position((0, *white[1:]), (0, *black[1:]))
+        if pos.is_valid():
+            return tuple(pos.white), tuple(pos.black)
+
+
+def moved(scene_cal: Any, rng: np.random.Generator, share: float) -> Any:
+    """The calibration with each corner moved by about `share` of the board's width."""
+    corners = np.array(scene_cal.corners_px)
+    width = float(np.linalg.norm(corners[1] - corners[0]))
+    corners = corners + rng.normal(0, share * width / 1.4, corners.shape)
+    return replace(scene_cal, corners_px=tuple(map(tuple, corners.tolist())))
+
+
+def draw_scenes(seed: int, boards: int, held_out: bool, wide_share: float = 0.6) -> list[Scene]:
+    """Scenes whose styles are (held_out) or are not (training) in `HELD_OUT`."""
+    rng = random.Random(seed)
+    games = random_positions(seed, boards)
+    out = []
+    for i in range(boards):
+        family = "wide" if rng.random() < wide_share else "default"
+        while True:
+            scene = random_scene(rng, family=family)
+            if (scene.style.name in HELD_OUT) == held_out:
+                break
+        if i % 5 == 4:
+            white, black = stress_position(rng)
+        else:
+            white, black = tuple(games[i].white), tuple(games[i].black)
+        out.append(replace(scene, white=white, black=black))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--boards", type=int, default=2400)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default="/tmp/cn/data")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    scenes = draw_scenes(args.seed, args.boards, held_out=False)
+    keep = np.random.default_rng(args.seed)
+    buf: dict[str, list[Any]] = {
+        k: [] for k in ("x", "count", "owner", "place", "board", "style", "variant")
+    }
+    t0 = time.perf_counter()
+    for i, scene in enumerate(scenes):
+        r = render(scene)
+        assert r.calibration is not None
+        count, owner = labels(scene.white, scene.black)
+        for variant, share in enumerate(NOISE):
+            reader = BoardReader(BoardGeometry(moved(r.calibration, keep, share)))
+            x = cut_strips(reader, r.image)
+            chosen = (count > 0) | (keep.random(PLACES) < KEEP_EMPTY)
+            idx = np.flatnonzero(chosen)
+            buf["x"].append(x[idx])
+            buf["count"].append(count[idx])
+            buf["owner"].append(owner[idx])
+            buf["place"].append(idx.astype(np.int8))
+            buf["board"].append(np.full(len(idx), i, np.int32))
+            buf["style"].append(np.full(len(idx), STYLE_NAMES.index(scene.style.name), np.int8))
+            buf["variant"].append(np.full(len(idx), variant, np.int8))
+        if (i + 1) % SHARD == 0 or i + 1 == len(scenes):
+            shard = out / f"shard_{args.seed}_{i // SHARD:03d}.npz"
+            np.savez_compressed(shard, **{k: np.concatenate(v) for k, v in buf.items()})
+            buf = {k: [] for k in buf}
+            print(f"{i + 1}/{len(scenes)} boards, {time.perf_counter() - t0:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,219 @@
+"""A small CNN that counts the checkers on one strip of the board view (0-15), exported to ONNX.
+
+    OMP_NUM_THREADS=1 .venv-train/bin/python scripts/train_checkernet.py \
+        --data /tmp/cn/data --out /tmp/cn/checker_count.onnx [--epochs 6] [--minutes 25]
+        [--init WEIGHTS.pt --lr 5e-4 --along-px 8]  (a fine-tune, shifted further along)
+
+The strips are `scripts/checkernet_data.py`'s (a point, or half the bar, from its edge:
+`STRIP_H` x `STRIP_W` BGR). The network sees the count only: whose checkers they are is
+the reader's colour split's job (CONTRACTS: white is the lighter set unless the
+calibration says otherwise, which one strip cannot know).
+
+Augmented on the fly: photometric (gain, colour balance, gamma, offset, channels
+shuffled now and then, grey now and then, noise, blur, JPEG) and geometric (the strip
+shifted by up to ~3 mm across and ~5 mm along (`--along-px`), scaled by up to 6%,
+turned by up to two degrees: a calibration a few millimetres off; mirrored). One board in ten
+is kept aside as validation (same styles). One thread (torch.set_num_threads(1)).
+
+The ONNX (opset 13) takes `strips` (n, 3, STRIP_H, STRIP_W) float32 BGR 0-255 and gives
+`logits` (n, 16).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from numpy.typing import NDArray
+from torch import nn
+
+STRIP_W, STRIP_H = 32, 160  # as scripts/checkernet_data.py cuts them
+CLASSES = 16
+
+
+class CheckerNet(nn.Module):
+    """Strip to count: five conv layers down to 10 x 2 cells, then a small dense head (the
+    count depends on where along the strip checkers lie, so the cells stay apart)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+        def block(a: int, b: int, stride: int = 1, k: int = 3) -> nn.Sequential:
+            return nn.Sequential(
+                nn.Conv2d(a, b, k, stride, k // 2, bias=False), nn.BatchNorm2d(b), nn.ReLU()
+            )
+
+        self.features = nn.Sequential(
+            block(3, 16, 2, 5),  # 80 x 16
+            block(16, 32, 2),  # 40 x 8
+            block(32, 48),
+            nn.MaxPool2d(2),  # 20 x 4
+            block(48, 64),
+            block(64, 64),
+            nn.MaxPool2d(2),  # 10 x 2
+        )
+        self.head = nn.Sequential(
+            nn.Flatten(),
+            nn.Dropout(0.2),
+            nn.Linear(64 * 10 * 2, 128),
+            nn.ReLU(),
+            nn.Linear(128, CLASSES),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x / 127.5 - 1.0))
+
+
+def load(folder: Path) -> dict[str, NDArray[np.generic]]:
+    parts: dict[str, list[NDArray[np.generic]]] = {}
+    for shard in sorted(folder.glob("*.npz")):
+        with np.load(shard) as d:
+            for k in d.files:
+                parts.setdefault(k, []).append(d[k])
+    return {k: np.concatenate(v) for k, v in parts.items()}
+
+
+def augment(
+    x: NDArray[np.uint8], rng: np.random.Generator, along_px: float = 3.5
+) -> NDArray[np.float32]:
+    """A batch of strips (n, H, W, 3) uint8, each moved and relit at random."""
+    n = len(x)
+    moved = np.empty_like(x)
+    for i in range(n):
+        # Geometry: a calibration a few mm off (1 px ~ 1.9 mm across, 1.5 mm along).
+        m = cv2.getRotationMatrix2D(
+            (STRIP_W / 2, STRIP_H * 0.05), rng.uniform(-2, 2), rng.uniform(0.94, 1.06)
+        )
+        m[0, 2] += rng.uniform(-1.6, 1.6)
+        m[1, 2] += rng.uniform(-along_px, along_px)
+        img = cv2.warpAffine(x[i], m, (STRIP_W, STRIP_H), borderMode=cv2.BORDER_REPLICATE)
+        if rng.random() < 0.5:
+            img = img[:, ::-1]
+        if rng.random() < 0.3:
+            img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
+        if rng.random() < 0.3:
+            q = int(rng.integers(35, 95))
+            _ok, enc = cv2.imencode(
+                ".jpg", np.ascontiguousarray(img), [cv2.IMWRITE_JPEG_QUALITY, q]
+            )
+            img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        moved[i] = img
+        # Gamma, gain, colour balance and offset: one lookup table per channel.
+        levels = np.arange(256, dtype=np.float32) / 255
+        gain = rng.uniform(0.6, 1.35) * rng.uniform(0.85, 1.15, 3)
+        lut = levels[:, None] ** rng.uniform(0.7, 1.4) * gain + rng.uniform(-0.08, 0.08)
+        img = cv2.LUT(img, np.clip(lut * 255, 0, 255).astype(np.uint8).reshape(256, 1, 3))
+        if rng.random() < 0.15:  # another set's colours: channels shuffled
+            img = img[..., rng.permutation(3)]
+        if rng.random() < 0.1:
+            img = np.repeat(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)[..., None], 3, axis=2)
+        moved[i] = img
+    f = moved.astype(np.float32)
+    # Light from one side: a gentle gradient along and across.
+    g = rng.uniform(-0.15, 0.15, (n, 2, 1, 1, 1)).astype(np.float32)
+    f *= 1 + g[:, 0] * np.linspace(-1, 1, STRIP_H, dtype=np.float32)[:, None, None]
+    f *= 1 + g[:, 1] * np.linspace(-1, 1, STRIP_W, dtype=np.float32)[None, :, None]
+    sigma = rng.uniform(0, 9, (n, 1, 1, 1)).astype(np.float32)
+    f += rng.standard_normal(f.shape, dtype=np.float32) * sigma
+    return np.clip(f, 0, 255, out=f)
+
+
+def to_tensor(x: NDArray[np.float32]) -> torch.Tensor:
+    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
+
+
+def evaluate(net: CheckerNet, x: NDArray[np.uint8], y: NDArray[np.int64]) -> float:
+    net.eval()
+    right = 0
+    with torch.no_grad():
+        for k in range(0, len(x), 512):
+            logits = net(to_tensor(x[k : k + 512].astype(np.float32)))
+            right += int((logits.argmax(1).numpy() == y[k : k + 512]).sum())
+    net.train()
+    return right / max(1, len(x))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", default="/tmp/cn/data")
+    ap.add_argument("--out", default="/tmp/cn/checker_count.onnx")
+    ap.add_argument("--epochs", type=float, default=6)
+    ap.add_argument("--minutes", type=float, default=0, help="stop after this long (0: no limit)")
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--init", help="start from these weights (.pt): a fine-tune")
+    ap.add_argument(
+        "--along-px", type=float, default=3.5, help="strips shifted along by up to this (px)"
+    )
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    cv2.setNumThreads(1)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    d = load(Path(args.data))
+    x, y = d["x"], d["count"].astype(np.int64)
+    val = d["board"] % 10 == 0
+    xt, yt, xv, yv = x[~val], y[~val], x[val & (d["variant"] == 0)], y[val & (d["variant"] == 0)]
+    print(f"train {len(xt)} strips, validation {len(xv)}; counts {np.bincount(yt, minlength=16)}")
+    net = CheckerNet()
+    if args.init:
+        net.load_state_dict(torch.load(args.init))
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = int(args.epochs * len(xt) / args.batch)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    t0 = time.perf_counter()
+    per_epoch = math.ceil(len(xt) / args.batch)
+    for step in range(steps):
+        if step % per_epoch == 0:
+            order = rng.permutation(len(xt))
+        idx = order[(step % per_epoch) * args.batch : (step % per_epoch + 1) * args.batch]
+        if step == 0:
+            for group in opt.param_groups:
+                group["lr"] = args.lr / 20
+        xb = to_tensor(augment(xt[idx], rng, args.along_px))
+        loss = loss_fn(net(xb), torch.from_numpy(yt[idx]))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        elapsed = time.perf_counter() - t0
+        # Warm up, then a cosine to zero over the steps or the minutes, whichever ends first.
+        done = max((step + 1) / steps, elapsed / (60 * args.minutes) if args.minutes else 0.0)
+        lr = args.lr * min(1.0, done / 0.05) * 0.5 * (1 + math.cos(math.pi * min(1.0, done)))
+        for group in opt.param_groups:
+            group["lr"] = lr
+        if step % 100 == 0:
+            print(f"step {step}/{steps} loss {loss.item():.3f} {elapsed:.0f} s", flush=True)
+        if (step + 1) % per_epoch == 0:
+            print(
+                f"epoch {(step + 1) // per_epoch}: validation {evaluate(net, xv, yv):.4f}",
+                flush=True,
+            )
+        if done >= 1.0:
+            print(f"stopped at step {step + 1} after {elapsed:.0f} s")
+            break
+    print(f"trained in {time.perf_counter() - t0:.0f} s; validation {evaluate(net, xv, yv):.4f}")
+    net.eval()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), out.with_suffix(".pt"))
+    torch.onnx.export(
+        net,
+        (torch.zeros(1, 3, STRIP_H, STRIP_W),),
+        str(out),
+        input_names=["strips"],
+        output_names=["logits"],
+        dynamic_axes={"strips": {0: "n"}, "logits": {0: "n"}},
+        opset_version=13,
+        dynamo=False,
+    )
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
