@@ -11,9 +11,11 @@
    the surface is the candidate with one even colour all round just outside it
    (the frame) and a clear step to the inside.
 3. The points' layout (`calibration.layout_fit`), searched within the outline and
-   refined from that inner edge: where the two differ (a tray the surface's colour
-   beside the points, dark trays in an open case), the layout wins if it is the edge's
-   own (refined from it) or fits clearly better, and no other layout fits about as well.
+   refined from that inner edge: where the two agree, the layout's sides are taken
+   (fitted along their whole length and to the points); where they differ (a tray the
+   surface's colour beside the points, dark trays in an open case), the layout wins if
+   it is the edge's own (refined from it) or fits clearly better; either way only if no
+   other layout fits about as well.
 4. Sub-pixel at full resolution: each side's colour step located at half height
    along its normal, fitted again robustly.
 
@@ -330,7 +332,9 @@ def _layout_wins(found: layout_fit.Fit, inner: FloatArray | None, shape: tuple[i
     if inner is None:
         return True
     if layout_fit.near(inner, quad, SAME):
-        return False  # the same surface: the frame's edge is the more precise
+        # the same surface: the layout's sides are fitted along their whole length and
+        # to the points, where the frame's edge walk may be pulled by a checker or shadow
+        return True
     return found.from_start or best.score >= CLEARLY_BETTER * found.at_start
 
 
@@ -356,8 +360,8 @@ def find_board(image: Image) -> Detection:
             "within about 15 degrees of vertical"
         )
     # The frame's inner edge, then the points' layout, searched within the outline and
-    # refined from that edge: where they differ, the layout wins if it is the edge's own
-    # (refined from it) or fits clearly better; with no edge found, if it is unambiguous.
+    # refined from that edge: where they agree, or differ and the layout is the edge's own
+    # (refined from it) or fits clearly better, the layout wins if it is unambiguous.
     inner: FloatArray | None = None
     score = 0.0
     failure: BoardNotFound | None = None
