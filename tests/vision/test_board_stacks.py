@@ -15,37 +15,30 @@ from sim import START, STYLES, Die, Scene, random_scene, render
 from vision.board import BoardReader, BoardReading
 
 
-def _read_stack(
-    count: int, seed: int, monkeypatch: pytest.MonkeyPatch
-) -> tuple[list[int], BoardReading]:
+def _read_stack(count: int, seed: int) -> tuple[list[int], BoardReading]:
     """White's 6-point holding `count` checkers laid in rows of six (then on top), on a
     board whose points are long enough for six."""
-    monkeypatch.setattr(sim.renderer, "ROW", 6)
     white = [0] * 26
     white[6], white[8], white[0] = count, 15 - count - 2, 2
     scene = replace(random_scene(random.Random(seed)), white=tuple(white), black=START)
-    scene = replace(scene, height_mm=0.9 * scene.width_mm)
+    scene = replace(scene, height_mm=0.9 * scene.width_mm, row=6)
     r = render(scene)
     assert r.calibration is not None
     return white, BoardReader(BoardGeometry(r.calibration)).read(r.image)
 
 
 @pytest.mark.parametrize("count", [6, 7, 9, 12])
-def test_rows_longer_than_five_and_layers_on_them_are_counted(
-    count: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    white, reading = _read_stack(count, 600 + count, monkeypatch)
+def test_rows_longer_than_five_and_layers_on_them_are_counted(count: int) -> None:
+    white, reading = _read_stack(count, 600 + count)
     assert reading.white == white and reading.black == list(START)
     six = next(p for p in reading.places if p.place == "6")
     assert six.confidence >= 0.5
 
 
-def test_a_pile_that_looks_like_two_counts_is_unsure_not_guessed(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_pile_that_looks_like_two_counts_is_unsure_not_guessed() -> None:
     # Eleven in rows of six show five on top, as ten in rows of five do: from above the
     # sixth checker of the row lies under the top layer's last one.
-    _, reading = _read_stack(11, 611, monkeypatch)
+    _, reading = _read_stack(11, 611)
     six = next(p for p in reading.places if p.place == "6")
     assert six.count in (10, 11) and six.confidence < 0.5
     assert reading.confidence < 0.5
