@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 LIGHTNESS_WEIGHT = 0.5  # light falls off across a board: lightness counts half
 MIN_REFERENCES = 3  # points of a colour that must show their surface at a spot to judge it
 COLUMNS = 9  # samples across a point, over 0.8 of its width
+FAR = 100.0  # a distance (weighted Lab) that counts as wholly unlike, in choosing a move
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def unexplained_areas(
     for colour in np.unique(colours):
         mine = np.flatnonzero(colours == colour)
         ref, enough = _median(px[mine], free[mine])
-        dist = _nearest(px[mine], ref)
+        dist = _nearest(px[mine], ref, free[mine] & enough)
         odd = free[mine] & enough & (dist > tolerance)
         for i, n in zip(mine, odd.sum(axis=(1, 2)), strict=True):
             out[strips[int(i)].name] = float(n) * cell
@@ -107,16 +108,27 @@ def _median(
     return np.where(np.isfinite(ref), ref, np.nan), n >= MIN_REFERENCES + 1
 
 
-def _nearest(px: NDArray[np.float64], ref: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Each sample's (points x along x across) distance to the reference there or one step
-    along or across: a
-    calibration a millimetre or two off moves a triangle's slanted side a long way along."""
+def _nearest(
+    px: NDArray[np.float64], ref: NDArray[np.float64], use: NDArray[np.bool_]
+) -> NDArray[np.float64]:
+    """Each sample's (points x along x across) distance to the reference, the reference
+    moved by one step along or across or none, one move per point: the one its `use`d
+    samples fit best. A calibration a millimetre or two off moves a triangle's slanted side
+    a long way along; it moves the whole point alike, so each spot may not pick its own
+    move: a dark checker on a dark triangle would match the triangle a step inward on
+    both sides of it."""
     a, c = ref.shape[:2]
     padded = np.full((a + 2, c + 2, 3), np.nan)
     padded[1:-1, 1:-1] = ref
-    best = np.full(px.shape[:-1], np.inf)
+    tries = []
     for da in (0, 1, 2):
         for dc in (0, 1, 2):
             diff = px - padded[da : da + a, dc : dc + c]
-            best = np.fmin(best, np.sqrt((diff * diff).sum(axis=-1)))
-    return np.where(np.isfinite(best), best, np.nan)
+            tries.append(np.sqrt((diff * diff).sum(axis=-1)))
+    dist = np.stack(tries)  # moves x points x along x across
+    # A sample the move leaves without a reference counts as far off, so no move wins by
+    # leaving the point's odd spots out.
+    cost = np.where(np.isfinite(dist), np.minimum(dist, FAR), FAR) * use[None]
+    best = cost.sum(axis=(2, 3)).argmin(axis=0)  # per point
+    out = dist[best, np.arange(len(best))]
+    return np.where(np.isfinite(out), out, np.nan)
