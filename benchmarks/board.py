@@ -55,31 +55,10 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 from benchkit import Floor, check
 
 from calibration.geometry import BoardGeometry
-from companion.rules.position import Position
-from companion.rules.sample import random_positions
+from companion.rules.sample import random_positions, stress_position
 from sim import FAMILIES, START, Scene, random_scene, render
 from vision.board import BoardReader
 from vision.board_learn import NotStartingPosition, learn_appearance
-
-
-def stress_position(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """A valid position with tall stacks: each side's checkers on few points, some on the bar."""
-    while True:
-        white, black = [0] * 26, [0] * 26
-        taken: set[int] = set()  # in white's numbering
-        for side, is_white in ((white, True), (black, False)):
-            left = 15
-            side[25] = rng.choice([0, 0, 0, 1, 2, 3, 4])
-            left -= side[25]
-            while left > 0:
-                n = rng.choice([k for k in range(1, 25) if k not in taken])
-                taken.add(n)
-                k = min(left, rng.choice([1, 2, 3, 6, 7, 8, 9, 10, 11, 12]))
-                side[n if is_white else 25 - n] += k
-                left -= k
-        pos = Position((0, *white[1:]), (0, *black[1:]))
-        if pos.is_valid():
-            return tuple(pos.white), tuple(pos.black)
 
 
 def measure(job: tuple[int, Scene, float, str | None]) -> dict[str, object]:

@@ -38,8 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
-from companion.rules.position import Position
-from companion.rules.sample import random_positions
+from companion.rules.sample import random_positions, stress_position
 from sim import STYLES, WIDE_STYLES, Scene, random_scene, render
 from vision.board import BoardReader
 
@@ -54,6 +53,8 @@ PLACES = 26  # 24 points, white's half of the bar, black's
 SHARD = 100
 KEEP_EMPTY = 0.35
 NOISE = (0.002, 0.006)  # corner noise per variant, of the board's width
+# Stress positions' stack heights: taller than benchmarks/board.py's, up to a whole side.
+TALL = (1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
 
 def strip_maps(geo: BoardGeometry, px_per_mm: float, margin_mm: float) -> NDArray[np.float32]:
@@ -105,27 +106,6 @@ def labels(white: Any, black: Any) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
     return count, owner
 
 
-def stress_position(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """A valid position with tall stacks on few points, some checkers on the bar
-    (as benchmarks/board.py draws its stress positions)."""
-    while True:
-        white, black = [0] * 26, [0] * 26
-        taken: set[int] = set()  # in white's numbering
-        for side, is_white in ((white, True), (black, False)):
-            left = 15
-            side[25] = rng.choice([0, 0, 0, 1, 2, 3, 4])
-            left -= side[25]
-            while left > 0:
-                n = rng.choice([k for k in range(1, 25) if k not in taken])
-                taken.add(n)
-                k = min(left, rng.choice([1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]))
-                side[n if is_white else 25 - n] += k
-                left -= k
-        pos = Position((0, *white[1:]), (0, *black[1:]))
-        if pos.is_valid():
-            return tuple(pos.white), tuple(pos.black)
-
-
 def moved(scene_cal: Any, rng: np.random.Generator, share: float) -> Any:
     """The calibration with each corner moved by about `share` of the board's width."""
     corners = np.array(scene_cal.corners_px)
@@ -146,7 +126,7 @@ def draw_scenes(seed: int, boards: int, held_out: bool, wide_share: float = 0.6)
             if (scene.style.name in HELD_OUT) == held_out:
                 break
         if i % 5 == 4:
-            white, black = stress_position(rng)
+            white, black = stress_position(rng, TALL)
         else:
             white, black = tuple(games[i].white), tuple(games[i].black)
         out.append(replace(scene, white=white, black=black))

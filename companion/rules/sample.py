@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from companion.rules.game import OpeningRoll
@@ -54,6 +54,30 @@ def random_positions(seed: int, count: int, games_cap: int = 10_000) -> list[Pos
             if len(out) == count:
                 return out
     return out
+
+
+def stress_position(
+    rng: random.Random, heights: Sequence[int] = (1, 2, 3, 6, 7, 8, 9, 10, 11, 12)
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A valid position with tall stacks: each side's checkers on few points, each point
+    given one of `heights` (or what is left), and some on the bar. (Not reachable by play
+    in general: for reading boards, not for the rules.)"""
+    while True:
+        white, black = [0] * 26, [0] * 26
+        taken: set[int] = set()  # in white's numbering
+        for side, is_white in ((white, True), (black, False)):
+            left = 15
+            side[25] = rng.choice([0, 0, 0, 1, 2, 3, 4])
+            left -= side[25]
+            while left > 0:
+                n = rng.choice([k for k in range(1, 25) if k not in taken])
+                taken.add(n)
+                k = min(left, rng.choice(heights))
+                side[n if is_white else 25 - n] += k
+                left -= k
+        pos = Position((0, *white[1:]), (0, *black[1:]))
+        if pos.is_valid():
+            return tuple(pos.white), tuple(pos.black)
 
 
 def random_actions(
