@@ -56,7 +56,7 @@ from benchkit import Floor, check
 
 from calibration.geometry import BoardGeometry
 from companion.rules.sample import random_positions, stress_position
-from sim import FAMILIES, START, Scene, random_scene, render
+from sim import FAMILIES, START, Scene, corners_moved, random_scene, render
 from vision.board import BoardReader
 from vision.board_learn import NotStartingPosition, learn_appearance
 
@@ -68,11 +68,7 @@ def measure(job: tuple[int, Scene, float, str | None]) -> dict[str, object]:
     cv2.setNumThreads(1)
     r = render(scene)
     assert r.calibration is not None
-    noise = np.random.default_rng(i)
-    corners = np.array(r.calibration.corners_px)
-    width = float(np.linalg.norm(corners[1] - corners[0]))
-    moved = corners + noise.normal(0, 0.002 * width / 1.4, corners.shape)
-    cal = replace(r.calibration, corners_px=tuple(map(tuple, moved.tolist())))
+    cal = corners_moved(r.calibration, 0.002, np.random.default_rng(i))
     learned = False
     if white_is is not None:
         start = render(replace(scene, white=START, black=START)).image

@@ -39,7 +39,7 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from companion.rules.sample import random_positions, stress_position
-from sim import STYLES, WIDE_STYLES, Scene, random_scene, render
+from sim import STYLES, WIDE_STYLES, Scene, corners_moved, random_scene, render
 from vision.board import BoardReader
 
 STRIP_W, STRIP_H = 32, 160
@@ -106,14 +106,6 @@ def labels(white: Any, black: Any) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
     return count, owner
 
 
-def moved(scene_cal: Any, rng: np.random.Generator, share: float) -> Any:
-    """The calibration with each corner moved by about `share` of the board's width."""
-    corners = np.array(scene_cal.corners_px)
-    width = float(np.linalg.norm(corners[1] - corners[0]))
-    corners = corners + rng.normal(0, share * width / 1.4, corners.shape)
-    return replace(scene_cal, corners_px=tuple(map(tuple, corners.tolist())))
-
-
 def draw_scenes(seed: int, boards: int, held_out: bool, wide_share: float = 0.6) -> list[Scene]:
     """Scenes whose styles are (held_out) or are not (training) in `HELD_OUT`."""
     rng = random.Random(seed)
@@ -153,7 +145,7 @@ def main() -> None:
         assert r.calibration is not None
         count, owner = labels(scene.white, scene.black)
         for variant, share in enumerate(NOISE):
-            reader = BoardReader(BoardGeometry(moved(r.calibration, keep, share)))
+            reader = BoardReader(BoardGeometry(corners_moved(r.calibration, share, keep)))
             x = cut_strips(reader, r.image)
             chosen = (count > 0) | (keep.random(PLACES) < KEEP_EMPTY)
             idx = np.flatnonzero(chosen)

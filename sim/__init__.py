@@ -35,6 +35,7 @@ from sim.scene import (
     Look,
     Scene,
     Style,
+    corners_moved,
     random_scene,
     scene_calibration,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "Shot",
     "Style",
     "checker_layout",
+    "corners_moved",
     "draw_hand",
     "film_game",
     "random_roll_scene",

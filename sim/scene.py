@@ -11,6 +11,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from calibration.layout import ROW
 from calibration.schema import Calibration
 
@@ -379,3 +381,13 @@ def scene_calibration(
         bar_width_mm=scene.bar_width_mm,
         white_home=scene.white_home,
     )
+
+
+def corners_moved(cal: Calibration, share: float, rng: np.random.Generator) -> Calibration:
+    """`cal` with each corner moved at random by about `share` of the board's width (each
+    coordinate normal, sigma share x width / 1.4): a calibration as found, not the truth."""
+    corners = np.array(cal.corners_px)
+    width = float(np.linalg.norm(corners[1] - corners[0]))
+    moved = corners + rng.normal(0, share * width / 1.4, corners.shape)
+    (a, b), (c, d), (e, f), (g, h) = moved.tolist()
+    return replace(cal, corners_px=((a, b), (c, d), (e, f), (g, h)))

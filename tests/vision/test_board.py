@@ -14,7 +14,7 @@ from calibration.geometry import BoardGeometry
 from companion.rules.notation import parse_play
 from companion.rules.position import Position
 from companion.rules.sample import random_positions
-from sim import START, STYLES, Scene, random_scene, render
+from sim import START, STYLES, Scene, corners_moved, random_scene, render
 from tests.test_cli import run
 from tests.vision.scenes import write_board
 from vision.board import PATTERNS, BoardReader, stack_layout, visible_positions
@@ -245,10 +245,7 @@ def test_a_lone_checker_through_heavy_jpeg_is_counted() -> None:
     )
     r = render(scene)
     assert r.calibration is not None
-    corners = np.array(r.calibration.corners_px)
-    width = float(np.linalg.norm(corners[1] - corners[0]))
-    moved = corners + np.random.default_rng(203).normal(0, 0.002 * width / 1.4, corners.shape)
-    cal = replace(r.calibration, corners_px=tuple(map(tuple, moved.tolist())))
+    cal = corners_moved(r.calibration, 0.002, np.random.default_rng(203))
     reading = BoardReader(Geo(cal)).read(r.image)
     assert reading.black == list(scene.black)
     assert reading.white == list(scene.white)
