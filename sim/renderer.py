@@ -128,11 +128,10 @@ def _light_dir(look: Look) -> tuple[float, float]:
     return -math.cos(a), -math.sin(a)
 
 
-def _raise_bar(view: Image, x0: float, x1: float, color: BGR, shadow_deg: float | None) -> None:
+def _raise_bar(view: Image, x0: float, x1: float, color: BGR, look: Look) -> None:
     """A bar standing above the surface: its edge towards the light lit, its shadow on the
     surface beside its other edge."""
-    lx = -math.cos(math.radians(53.13 if shadow_deg is None else shadow_deg))
-    lit, dark = (x0, x1) if lx < 0 else (x1, x0)
+    lit, dark = (x0, x1) if _light_dir(look)[0] < 0 else (x1, x0)
     h = view.shape[0]
     step = 1 if dark == x1 else -1
     shadow_x = sorted((_mm(dark), _mm(dark) + step * _mm(4.0)))
@@ -420,7 +419,7 @@ def _top_down(
     bar = geo.bar
     view[:, _mm(bar.x0) : _mm(bar.x1)] = st.bar or st.frame
     if st.bar_raised:
-        _raise_bar(view, bar.x0, bar.x1, st.bar or st.frame, scene.look.shadow_deg)
+        _raise_bar(view, bar.x0, bar.x1, st.bar or st.frame, scene.look)
     tex = _texture(size, st.texture, rng)
     canvas = _textured(canvas, tex)
     view = canvas[_mm(f) : _mm(f + scene.height_mm), _mm(f) : _mm(f + scene.width_mm)]
