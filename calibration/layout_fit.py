@@ -116,6 +116,20 @@ def _median(values: FloatArray) -> FloatArray:
     return np.asarray(np.partition(values, middle, axis=-1)[..., middle])
 
 
+def _contrast(grads: Gradients, pts: FloatArray, normal: FloatArray) -> FloatArray:
+    """At samples along lines: the gradient across the line (along `normal`, unit, its
+    shape broadcast to the samples') less the larger of its two flanks'. `pts` (3 x ... x 2,
+    image px) are the samples on the lines and OFFSET to either side; the colour channels'
+    steps count together (the root of their squares' sum)."""
+    gx, gy = grads
+    h, w = gx.shape[:2]
+    xi = np.clip(np.round(pts[..., 0]), 0, w - 1).astype(np.intp)
+    yi = np.clip(np.round(pts[..., 1]), 0, h - 1).astype(np.intp)
+    nx, ny = normal[..., 0, None], normal[..., 1, None]
+    across = np.sqrt(((gx[yi, xi] * nx + gy[yi, xi] * ny) ** 2).sum(-1))
+    return np.asarray(across[0] - np.maximum(across[1], across[2]))
+
+
 def _homographies(quads: FloatArray) -> FloatArray:
     src = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     return np.stack(
@@ -132,8 +146,6 @@ def _apply(hs: FloatArray, pts: FloatArray) -> FloatArray:
 
 def scores(grads: Gradients, quads: FloatArray, bar: float, tip: float) -> FloatArray:
     """The layout's score for each quad (Q x 4 x 2, first side along the point bases)."""
-    gx, gy = grads
-    h, w = gx.shape[:2]
     segs, tri = _segments(bar, tip)
     s0, s1 = segs[:, 0], segs[:, 1]
     d = (s1 - s0) / np.linalg.norm(s1 - s0, axis=1, keepdims=True)
@@ -143,12 +155,8 @@ def scores(grads: Gradients, quads: FloatArray, bar: float, tip: float) -> Float
     img = _apply(_homographies(quads), pts)  # Q x 3 x S x F x 2
     direction = img[:, 0, :, -1] - img[:, 0, :, 0]
     direction /= np.linalg.norm(direction, axis=-1, keepdims=True) + 1e-9
-    nx = -direction[..., 1][:, None, :, None, None]
-    ny = direction[..., 0][:, None, :, None, None]
-    xi = np.clip(np.round(img[..., 0]), 0, w - 1).astype(np.intp)
-    yi = np.clip(np.round(img[..., 1]), 0, h - 1).astype(np.intp)
-    across = np.sqrt(((gx[yi, xi] * nx + gy[yi, xi] * ny) ** 2).sum(-1))
-    contrast = across[:, 0] - np.maximum(across[:, 1], across[:, 2])  # Q x S x F
+    normal = np.stack([-direction[..., 1], direction[..., 0]], -1)[:, :, None]  # Q x S x 1 x 2
+    contrast = _contrast(grads, img.swapaxes(0, 1), normal)  # Q x S x F
     ridge = _median(contrast)
     # the base lines: where the points' own colour meets a frame of it, no step shows
     ridge[:, tri + 4 : tri + 6] = np.quantile(contrast[:, tri + 4 : tri + 6], BASE_QUANTILE, -1)
@@ -218,8 +226,6 @@ def straighten(grads: Gradients, quad: FloatArray, sides: tuple[int, ...]) -> Fl
     each within STRAIGHTEN of the width along its normal): the outline's sides along the
     bases may be skewed where the board's edge met a table of its colour, and the search
     takes the base lines level in the outline's rectified image."""
-    gx, gy = grads
-    h, w = gx.shape[:2]
     width = max(float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4))
     shifts = np.arange(-STRAIGHTEN, STRAIGHTEN + 1e-9, 0.004) * width
     d0, d1 = (m.ravel() for m in np.meshgrid(shifts, shifts))
@@ -235,12 +241,7 @@ def straighten(grads: Gradients, quad: FloatArray, sides: tuple[int, ...]) -> Fl
         across_n = np.stack([-along[:, 1], along[:, 0]], -1)
         off = OFFSET * width * across_n[:, None]
         pts = np.stack([on, on + off, on - off], 0)
-        xi = np.clip(np.round(pts[..., 0]), 0, w - 1).astype(np.intp)
-        yi = np.clip(np.round(pts[..., 1]), 0, h - 1).astype(np.intp)
-        nx = across_n[None, :, None, 0, None]
-        ny = across_n[None, :, None, 1, None]
-        across = np.sqrt(((gx[yi, xi] * nx + gy[yi, xi] * ny) ** 2).sum(-1))
-        contrast = across[0] - np.maximum(across[1], across[2])
+        contrast = _contrast(grads, pts, across_n[:, None])
         k = int(np.argmax(_median(contrast[:, :-1])))
         lines[i] = (starts[k], ends[k] - starts[k])
     corners = []
