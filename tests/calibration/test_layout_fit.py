@@ -9,7 +9,7 @@ import pytest
 from calibration import layout_fit
 from calibration.detect import find_board
 from calibration.geometry import clockwise
-from sim import START, STYLES, CameraPose, Look, Scene, Style, render
+from sim import START, STYLES, CameraPose, Look, Rendered, Scene, Style, render
 
 
 def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
@@ -18,19 +18,25 @@ def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
     return min(float(np.abs(np.roll(found, -k, axis=0) - truth).max()) for k in range(4)) / width
 
 
-def with_tray(style: Style) -> tuple[np.ndarray, np.ndarray]:
-    """A rendered board with a side tray the surface's colour beside one end of the points,
-    inside a widened frame (as on many cases): the frame's inner edge runs round the tray."""
-    r = render(
+def start_board(style: Style, pose: CameraPose) -> Rendered:
+    """The starting position on a board of `style` seen from `pose`, 1280x720, a little
+    noise, blur and JPEG."""
+    return render(
         Scene(
             style=style,
             white=START,
             black=START,
-            pose=CameraPose(yaw_deg=10, tilt_deg=6, tilt_axis_deg=30),
+            pose=pose,
             look=Look(noise=2, blur=0.5, jpeg=90),
             image_size=(1280, 720),
         )
     )
+
+
+def with_tray(style: Style) -> tuple[np.ndarray, np.ndarray]:
+    """A rendered board with a side tray the surface's colour beside one end of the points,
+    inside a widened frame (as on many cases): the frame's inner edge runs round the tray."""
+    r = start_board(style, CameraPose(yaw_deg=10, tilt_deg=6, tilt_axis_deg=30))
     assert r.raw_corners is not None
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     to_image = cv2.getPerspectiveTransform(unit, r.raw_corners.astype(np.float32))
@@ -68,16 +74,7 @@ def test_the_points_are_found_from_an_outline_cut_askew() -> None:
     against the surface: its base sides are straightened and the halves' ends may lean in
     the search, then the search is run again rectified by the best layout found."""
     style = next(s for s in STYLES if s.name == "classic")
-    r = render(
-        Scene(
-            style=style,
-            white=START,
-            black=START,
-            pose=CameraPose(yaw_deg=4, tilt_deg=5, tilt_axis_deg=60),
-            look=Look(noise=2, blur=0.5, jpeg=90),
-            image_size=(1280, 720),
-        )
-    )
+    r = start_board(style, CameraPose(yaw_deg=4, tilt_deg=5, tilt_axis_deg=60))
     assert r.raw_corners is not None
     truth = r.raw_corners.astype(np.float64)
     width = float(np.linalg.norm(truth[1] - truth[0]))
