@@ -31,11 +31,11 @@ from typing import Any
 import cv2
 import numpy as np
 import onnxruntime as ort
-from checkernet_data import HELD_OUT, PLACES, cut_strips, draw_scenes, labels, moved
+from checkernet_data import HELD_OUT, PLACES, cut_strips, draw_scenes, labels
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
-from sim import render
+from sim import corners_moved, render
 from vision.board import BoardReader
 from vision.evaluate import board_labels, label_calibration
 
@@ -151,7 +151,7 @@ def main() -> None:
     for i, scene in enumerate(draw_scenes(args.seed, args.boards, held_out=args.styles == "held")):
         r = render(scene)
         assert r.calibration is not None
-        reader = BoardReader(BoardGeometry(moved(r.calibration, rng, 0.002)))
+        reader = BoardReader(BoardGeometry(corners_moved(r.calibration, 0.002, rng)))
         reader.read(r.image)  # settles the checkers' size, as benchmarks/board.py does
         ring, ring_owner = ring_counts(reader.read(r.image))
         t = time.perf_counter()
