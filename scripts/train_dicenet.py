@@ -350,10 +350,16 @@ def _wrong_size(img: np.ndarray, data: dict[str, object], rng: np.random.Generat
         return
     size = max(8, round(CROP * f))
     z = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)
-    yy, xx = np.mgrid[0:size, 0:size] - (size - 1) / 2
-    alpha = np.clip((side * 0.9 - np.hypot(xx, yy)) / 2 + 0.5, 0, 1).astype(np.float32)
+    alpha = _disc_alpha(size, side * 0.9)
     c = rng.uniform(side, READ - side, 2)
     paste(img, z, alpha, float(c[0]), float(c[1]), rng)
+
+
+def _disc_alpha(size: int, radius: float) -> np.ndarray:
+    """Alpha (0-1) of a disc `radius` px round the middle of a `size` square, its edge
+    softened over two pixels: a cut of a die and the ground round it, pasted."""
+    yy, xx = np.mgrid[0:size, 0:size] - (size - 1) / 2
+    return np.clip((radius - np.hypot(xx, yy)) / 2 + 0.5, 0, 1).astype(np.float32)
 
 
 def reader_loss(out: torch.Tensor, batch: tuple[torch.Tensor, ...]) -> torch.Tensor:
@@ -491,8 +497,7 @@ def _paste_view(
                 patch = np.asarray(
                     cv2.resize(v[y0 : y0 + 40, x0 : x0 + 40], (k, k), interpolation=how)
                 )
-                r = np.hypot(*(np.mgrid[0:k, 0:k] - (k - 1) / 2))
-                alpha = np.clip((side * 0.9 - r) / 2 + 0.5, 0, 1).astype(np.float32)
+                alpha = _disc_alpha(k, side * 0.9)
             else:
                 continue
             paste(img, patch, alpha, x, y, rng)
