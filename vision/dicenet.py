@@ -21,21 +21,19 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry, dense_maps
 from vision.dice_settings import DiceSettings
-from vision.errors import ImageError, VisionError
+from vision.errors import ImageError
+from vision.networks import run_network
 
 Image = NDArray[np.uint8]
 Floats = NDArray[np.float32]
-MODELS = Path(__file__).with_name("models")
 DETECT_STRIDE = 8  # view pixels per cell of the detector's heat map
 STATES = ("flat", "cocked", "on_checker")
 
@@ -126,32 +124,6 @@ class NetDie:
     states: Floats
 
 
-@functools.lru_cache(maxsize=8)
-def _load(name: str) -> Any:
-    """The network in `MODELS/name` as an ONNX Runtime session on one thread (a session may
-    be run from several threads at once). ONNX Runtime runs these networks 2.5-4 times as
-    fast as OpenCV's dnn module."""
-    path = MODELS / name
-    if not path.is_file():
-        raise VisionError(f"{path}: no such network (scripts/train_dicenet.py writes it)")
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 1
-    opts.inter_op_num_threads = 1
-    opts.log_severity_level = 3  # errors only
-    opts.enable_mem_pattern = False
-    try:
-        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-    except Exception:  # ONNX Runtime's own exception types are not part of its API
-        raise VisionError(f"{path}: not a network ONNX Runtime can run") from None
-
-
-def _run(name: str, x: Floats) -> Floats:
-    """The network's first output for the batch `x`."""
-    session = _load(name)
-    out = session.run(None, {session.get_inputs()[0].name: x})[0]
-    return np.asarray(out, np.float32)
-
-
 def _sigmoid(x: Floats) -> Floats:
     return np.asarray(1.0 / (1.0 + np.exp(-x)), np.float32)
 
@@ -163,7 +135,7 @@ def _softmax(x: Floats) -> Floats:
 
 def detect(cfg: DiceSettings, view_image: Image, view: View) -> list[tuple[float, float, float]]:
     """Where the detector marks dice on a board view: (x_mm, y_mm, odds), strongest first."""
-    out = _run("dice_detector.onnx", blob([view_image]))[0]
+    out = run_network("dice_detector.onnx", blob([view_image]))[0]
     heat = _sigmoid(out[0])
     peaks = (heat >= cfg.detect_min) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     marks = []
@@ -183,7 +155,7 @@ def read_at(
         return []
     scale, size = cfg.read_px_per_mm, cfg.read_px
     crops = [warp(image, geo, around(geo, x, y, scale, size), cache=False) for x, y in places]
-    out = _run("dice_reader.onnx", blob(crops)).reshape(len(places), -1)
+    out = run_network("dice_reader.onnx", blob(crops)).reshape(len(places), -1)
     dice = []
     for (x, y), o in zip(places, out, strict=True):
         shift = o[10:12] * cfg.read_shift_px / scale  # the die's centre from the square's, mm
@@ -331,7 +303,7 @@ def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
     if not marks:
         return []
     crops = [pyramid.square(x, y, s * ratio, size) for x, y, s, _ in marks]
-    out = _run("dice_reader.onnx", blob(crops)).reshape(len(crops), -1)
+    out = run_network("dice_reader.onnx", blob(crops)).reshape(len(crops), -1)
     dice = []
     for (x, y, s, _), o in zip(marks, out, strict=True):
         k = s * ratio

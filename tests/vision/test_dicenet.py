@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import vision.dicenet
+import vision.networks
 from calibration.geometry import BoardGeometry
 from companion.rules import roll_verdict
 from sim import (
@@ -170,10 +171,10 @@ def test_a_missing_or_corrupt_network_is_a_one_line_error(
     r, _, _, _ = roll("valid", "red", 4)
     if content is not None:
         (tmp_path / "dice_detector.onnx").write_bytes(content)
-    monkeypatch.setattr(vision.dicenet, "MODELS", tmp_path)
-    vision.dicenet._load.cache_clear()
+    monkeypatch.setattr(vision.networks, "MODELS", tmp_path)
+    vision.networks.load_network.cache_clear()
     try:
         with pytest.raises(VisionError, match=rf"dice_detector\.onnx: {error}"):
             read_dice(CFG, r.image, BoardGeometry(r.calibration))
     finally:
-        vision.dicenet._load.cache_clear()
+        vision.networks.load_network.cache_clear()

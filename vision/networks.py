@@ -1,0 +1,45 @@
+"""The project's small networks (`vision/models/*.onnx`), run by ONNX Runtime on one thread.
+
+The dice detector and reader (`vision.dicenet`) and the strip counter of checkers
+(`vision.board_net`) load them here, once per process.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort
+from numpy.typing import NDArray
+
+from vision.errors import VisionError
+
+MODELS = Path(__file__).with_name("models")
+
+
+@functools.lru_cache(maxsize=8)
+def load_network(name: str) -> Any:
+    """The network in `MODELS/name` as an ONNX Runtime session on one thread (a session may
+    be run from several threads at once). ONNX Runtime runs these networks 2.5-4 times as
+    fast as OpenCV's dnn module."""
+    path = MODELS / name
+    if not path.is_file():
+        raise VisionError(f"{path}: no such network (its scripts/train_*.py writes it)")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3  # errors only
+    opts.enable_mem_pattern = False
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception:  # ONNX Runtime's own exception types are not part of its API
+        raise VisionError(f"{path}: not a network ONNX Runtime can run") from None
+
+
+def run_network(name: str, x: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The network's first output for the batch `x`."""
+    session = load_network(name)
+    out = session.run(None, {session.get_inputs()[0].name: x})[0]
+    return np.asarray(out, np.float32)
