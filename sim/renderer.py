@@ -389,6 +389,23 @@ def _draw_die(canvas: Image, die: Die, offset_mm: float = 0.0) -> dict[str, Any]
     }
 
 
+def _point_outline(scene: Scene, geo: BoardGeometry, n: int) -> NDArray[np.int32]:
+    """Point `n`'s outline in board pixels (2 px/mm): a triangle from the board's edge to
+    its tip, or the scene's other shape (`Scene.point_base`, `point_length`,
+    `point_inset_mm`, `point_arched`)."""
+    r = geo.point_rect(n)
+    sign = 1 if r.y0 == 0 else -1
+    edge = (r.y0 if r.y0 == 0 else r.y1) + sign * scene.point_inset_mm
+    x, half = (r.x0 + r.x1) / 2, (r.x1 - r.x0) / 2 * scene.point_base
+    tip = (x, edge + sign * scene.height_mm / 2 * scene.point_length)
+    if scene.point_arched:  # a half disc at the edge, its sides running on to the tip
+        t = np.linspace(0.0, np.pi, 17)
+        end = [(x + half * math.cos(a), edge + sign * half * (1 - math.sin(a))) for a in t]
+    else:
+        end = [(x - half, edge), (x + half, edge)]
+    return np.array([[_mm(px), _mm(py)] for px, py in [*end, tip]], np.int32)
+
+
 def _top_down(
     scene: Scene, geo: BoardGeometry, rng: np.random.Generator
 ) -> tuple[Image, dict[str, Any]]:
@@ -402,20 +419,8 @@ def _top_down(
     inner[:] = st.surface
     # Everything on the surface is drawn in surface millimetres: shift by the frame.
     view = canvas[_mm(f) : _mm(f + scene.height_mm), _mm(f) : _mm(f + scene.width_mm)]
-    tri_len = scene.height_mm / 2 * 0.86
     for n in range(1, 25):
-        r = geo.point_rect(n)
-        base_y = r.y0 if r.y0 == 0 else r.y1
-        tip_y = base_y + tri_len if r.y0 == 0 else base_y - tri_len
-        pts = np.array(
-            [
-                [_mm(r.x0), _mm(base_y)],
-                [_mm(r.x1), _mm(base_y)],
-                [_mm((r.x0 + r.x1) / 2), _mm(tip_y)],
-            ],
-            np.int32,
-        )
-        cv2.fillConvexPoly(view, pts, st.triangles[n % 2], cv2.LINE_AA)
+        cv2.fillConvexPoly(view, _point_outline(scene, geo, n), st.triangles[n % 2], cv2.LINE_AA)
     bar = geo.bar
     view[:, _mm(bar.x0) : _mm(bar.x1)] = st.bar or st.frame
     if st.bar_raised:

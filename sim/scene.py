@@ -298,6 +298,14 @@ class Scene:
     seed: int = 0
     row: int = ROW  # checkers laid along a point before the next are stacked on them
     checker_share: float | None = None  # diameter in point widths; None: CHECKER_SHARE
+    # The points' shape (`sim.renderer`): `point_base` of a point's width across at the
+    # board's edge (less: gaps between the points), `point_length` of half the board's
+    # height long, starting `point_inset_mm` in from the edge, with a rounded end there
+    # (`point_arched`, as on boards whose points end in an arch; not a checker).
+    point_base: float = 1.0
+    point_length: float = 0.86
+    point_inset_mm: float = 0.0
+    point_arched: bool = False
 
 
 START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
@@ -313,7 +321,9 @@ def random_scene(
 
     `family` "default" draws from `STYLES` (what every benchmark and test is judged on);
     "wide" from `WIDE_STYLES`, with light from any side, soft or hard shadows, checkers
-    of 0.8-0.96 of a point's width and rows of five or six along a point.
+    of 0.8-0.96 of a point's width, rows of five or six along a point, and points of
+    other shapes (narrower than their pitch, shorter or longer, inset from the edge,
+    arched at it).
     """
     styles: Sequence[Style] = FAMILIES[family]
     w = rng.uniform(480, 560)
@@ -360,7 +370,17 @@ def random_scene(
         shadow_blur_mm=rng.uniform(1.0, 3.0) if soft else 0.0,
         shadow_strength=rng.uniform(0.4, 0.75),
     )
-    return replace(scene, row=row, checker_share=share, look=look)
+    inset = rng.uniform(1.0, 6.0)
+    return replace(
+        scene,
+        row=row,
+        checker_share=share,
+        look=look,
+        point_base=rng.uniform(0.7, 1.0),
+        point_length=rng.uniform(0.75, 0.95),
+        point_inset_mm=inset if rng.random() < 0.5 else 0.0,
+        point_arched=rng.random() < 0.4,
+    )
 
 
 CHECKER_SHARE = 0.94  # a checker's diameter, in point widths

@@ -111,3 +111,35 @@ def test_wide_checkers_show_their_colour_and_cast_shadows_away_from_the_light() 
         [(x - reach * 0.7, y - reach * 0.7), (x + reach * 0.7, y + reach * 0.7)]
     )
     assert colour_near(r.image, list(shaded)).sum() < colour_near(r.image, list(lit)).sum() - 30
+
+
+def test_points_of_other_shapes_leave_the_board_showing_where_a_triangle_would_not() -> None:
+    style = next(s for s in WIDE_STYLES if s.name == "red-white")
+    plain = Scene(style=style, look=PLAIN)
+    shaped = replace(plain, point_base=0.7, point_inset_mm=4.0, point_arched=True)
+    r0, r1 = render(plain), render(shaped)
+    assert r0.calibration is not None
+    geo = BoardGeometry(r0.calibration)
+    rect = geo.point_rect(3)
+    x = (rect.x0 + rect.x1) / 2
+    edge = rect.y0 if rect.y0 == 0 else rect.y1
+    inward = 1 if rect.y0 == 0 else -1
+    point = style.triangles[3 % 2]
+
+    def at(r: object, x_mm: float, along_mm: float) -> np.ndarray:
+        (px,) = geo.mm_to_px([(x_mm, edge + inward * along_mm)])
+        return colour_near(r.image, list(px))  # type: ignore[attr-defined]
+
+    # Near the edge, at a point's corner: the triangle's colour, or the bare board where the
+    # arched, narrower point leaves it; on the axis a little further in, the point both times.
+    corner = rect.x0 + 0.1 * (rect.x1 - rect.x0)
+    assert np.abs(at(r0, corner, 2.0) - point).max() < 25
+    assert np.abs(at(r1, corner, 2.0) - style.surface).max() < 25
+    assert np.abs(at(r1, x, 12.0) - point).max() < 25
+    # The default family never draws them: its scenes keep the plain triangles.
+    rng = random.Random(5)
+    for _ in range(10):
+        s = random_scene(rng)
+        assert (s.point_base, s.point_inset_mm, s.point_arched) == (1.0, 0.0, False)
+    wide = [random_scene(rng, family="wide") for _ in range(30)]
+    assert any(s.point_arched for s in wide) and any(s.point_inset_mm > 0 for s in wide)
