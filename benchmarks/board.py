@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/board.py [--boards 300] [--seed 2026] [--workers 2]
                                          [--learned light|dark] [--styles default|wide]
-                                         [--no-floors]
+                                         [--rings-only] [--no-floors]
 
 Each board is a random style, pose (any rotation, tilt up to 15 degrees), lens, light,
 noise and JPEG at 1920x1080 (`sim.random_scene`). Four in five positions come
@@ -26,6 +26,9 @@ places right, wrong boards flagged.
 Targets (issue 6): >= 99.5% of boards right, every wrong one flagged, < 50 ms.
 Then the floors (`FLOORS`), on the default set only: exits 1 if a figure fell below
 where it stood (never on `--styles wide`).
+
+`--rings-only` reads without the strip network's second opinion (`vision.board_net`),
+as the reader did before it.
 
 `--learned light` first calibrates each board on a frame of the starting position
 (same board, pose and light: `vision.board_learn`) and reads with the appearance block
@@ -57,12 +60,12 @@ from benchkit import Floor, check
 from calibration.geometry import BoardGeometry
 from companion.rules.sample import random_positions, stress_position
 from sim import FAMILIES, START, Scene, corners_moved, random_scene, render
-from vision.board import BoardReader
+from vision.board import BoardReader, BoardSettings
 from vision.board_learn import NotStartingPosition, learn_appearance
 
 
-def measure(job: tuple[int, Scene, float, str | None]) -> dict[str, object]:
-    i, scene, flag, white_is = job
+def measure(job: tuple[int, Scene, float, str | None, bool]) -> dict[str, object]:
+    i, scene, flag, white_is, net = job
     import cv2
 
     cv2.setNumThreads(1)
@@ -77,7 +80,7 @@ def measure(job: tuple[int, Scene, float, str | None]) -> dict[str, object]:
             learned = True
         except NotStartingPosition:
             pass
-    reader = BoardReader(BoardGeometry(cal))
+    reader = BoardReader(BoardGeometry(cal), BoardSettings(net_check=net))
     reader.read(r.image)  # warm the caches, as a live camera would
     t0 = time.perf_counter()
     reading = reader.read(r.image)
@@ -141,6 +144,11 @@ def main() -> int:
         help="the board styles drawn: the default set, or the wide one the reader was not "
         "tuned on (sim.WIDE_STYLES; no floors)",
     )
+    ap.add_argument(
+        "--rings-only",
+        action="store_true",
+        help="read without the strip network's second opinion (vision.board_net; no floors)",
+    )
     ap.add_argument("--no-floors", action="store_true", help="print the figures only")
     args = ap.parse_args()
     rng = random.Random(args.seed)
@@ -156,7 +164,7 @@ def main() -> int:
             style = replace(scene.style, light=scene.style.dark, dark=scene.style.light)
             scene = replace(scene, style=style)
         scene = replace(scene, white=tuple(white), black=tuple(black))
-        jobs.append((i, scene, args.flag, args.learned))
+        jobs.append((i, scene, args.flag, args.learned, not args.rings_only))
     t0 = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(measure, jobs, chunksize=4)
@@ -207,7 +215,13 @@ def main() -> int:
             f"({100 * pl / (PLACES * len(mine)):.1f}%), flagged "
             f"{sum(bool(r['flagged']) for r in bad)}/{len(bad)}"
         )
-    default = (args.boards, args.seed, args.learned, args.styles) == (300, 2026, None, "default")
+    default = (args.boards, args.seed, args.learned, args.styles, args.rings_only) == (
+        300,
+        2026,
+        None,
+        "default",
+        False,
+    )
     if args.no_floors or not default:
         return 0
     return check({"right_share": right / n, "wrong_unflagged": len(wrong) - flagged_wrong}, FLOORS)

@@ -10,11 +10,10 @@ and checkers on the bar. The frame is warped to the board's view exactly as
 calibration moved a little (each corner by about 0.2% of the board's width, as the board
 benchmark does; and a second cut with about 0.6%, a few millimetres, for training).
 
-A strip is a point's rectangle and a quarter of a point's width to either side, from
-just before its edge to just past the middle of the board (`BEFORE`, `AFTER` of the
-half-height), resampled to `STRIP_W` x `STRIP_H` pixels and turned so that row 0 is
-at its edge (the bottom row's strips and black's half of the bar rotated half a turn).
-The bar's halves run from the board's middle towards their owner, as the reader's do.
+The strips are `vision.board_net`'s, as the reader cuts them: a point's rectangle and a
+quarter of a point's width to either side, from just before its edge to just past the
+middle of the board, turned so that row 0 is at its edge; the bar's halves from the
+board's middle towards their owner.
 
 Label per strip: the checkers on it (0-15) and whose they are (0 none, 1 white, 2 black).
 Styles in `HELD_OUT` are never drawn here (the evaluation's, `scripts/eval_checkernet.py`).
@@ -41,15 +40,12 @@ from calibration.geometry import BoardGeometry
 from companion.rules.sample import random_positions, stress_position
 from sim import STYLES, WIDE_STYLES, Scene, corners_moved, random_scene, render
 from vision.board import BoardReader
+from vision.board_net import PLACES, StripCounter
 
-STRIP_W, STRIP_H = 32, 160
-ACROSS = 1.5  # point widths across a strip (a quarter of one to either side)
-BEFORE, AFTER = 0.05, 1.05  # of the half-height: from just before the edge to past the middle
 HELD_OUT_WIDE = ("cream-black", "dark-gold", "red-white")
 HELD_OUT_DEFAULT = ("cork", "leather")
 HELD_OUT = HELD_OUT_WIDE + HELD_OUT_DEFAULT
 STYLE_NAMES = [s.name for s in STYLES] + [s.name for s in WIDE_STYLES]
-PLACES = 26  # 24 points, white's half of the bar, black's
 SHARD = 100
 KEEP_EMPTY = 0.35
 NOISE = (0.002, 0.006)  # corner noise per variant, of the board's width
@@ -57,40 +53,10 @@ NOISE = (0.002, 0.006)  # corner noise per variant, of the board's width
 TALL = (1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
 
-def strip_maps(geo: BoardGeometry, px_per_mm: float, margin_mm: float) -> NDArray[np.float32]:
-    """Per place, where each strip pixel lies in the board view: (PLACES, H, W, 2) x, y."""
-    p, half = geo.point_width_mm, geo.height_mm / 2
-    u = ((np.arange(STRIP_W) + 0.5) / STRIP_W - 0.5) * ACROSS * p  # across, mm
-    v = -BEFORE * half + (np.arange(STRIP_H) + 0.5) / STRIP_H * (BEFORE + AFTER) * half
-    uu, vv = np.meshgrid(u, v)
-    out = np.empty((PLACES, STRIP_H, STRIP_W, 2), np.float32)
-    places: list[tuple[float, float, int]] = []  # axis x, origin y, sign (+1 runs down)
-    for n in range(1, 25):
-        r = geo.point_rect(n)
-        top = r.y0 == 0
-        places.append(((r.x0 + r.x1) / 2, 0.0 if top else geo.height_mm, 1 if top else -1))
-    places += [(geo.width_mm / 2, half, 1), (geo.width_mm / 2, half, -1)]
-    for k, (cx, origin, sign) in enumerate(places):
-        x_mm = cx + sign * uu  # turned half a turn where the strip runs up
-        y_mm = origin + sign * vv
-        out[k, ..., 0] = (x_mm + margin_mm) * px_per_mm - 0.5
-        out[k, ..., 1] = (y_mm + margin_mm) * px_per_mm - 0.5
-    return out
-
-
 def cut_strips(reader: BoardReader, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """The 26 strips of a frame, warped as the reader warps it: (PLACES, H, W, 3) BGR."""
-    view = reader.rectify(image)
-    s = reader.s.px_per_mm
-    # About 2.3 view pixels per strip pixel: smooth first, so that nothing aliases.
-    sigma = 0.4 * ACROSS * reader.geo.point_width_mm * s / STRIP_W
-    view = cv2.GaussianBlur(view, (0, 0), sigma)
-    maps = strip_maps(reader.geo, s, reader.m)
-    flat = maps.reshape(PLACES * STRIP_H, STRIP_W, 2)
-    out = cv2.remap(
-        view, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    return np.asarray(out, np.uint8).reshape(PLACES, STRIP_H, STRIP_W, 3)
+    counter = StripCounter(reader.geo, reader.s.px_per_mm, reader.m)
+    return counter.strips(reader.rectify(image))
 
 
 def labels(white: Any, black: Any) -> tuple[NDArray[np.int8], NDArray[np.int8]]:

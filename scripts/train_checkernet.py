@@ -78,8 +78,33 @@ def load(folder: Path) -> dict[str, NDArray[np.generic]]:
     return {k: np.concatenate(v) for k, v in parts.items()}
 
 
+EDGE_ROWS = 8  # the strip's rows before the point's edge (BEFORE of the half-height)
+
+
+def frame_edge(img: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
+    """The board's frame where the strip starts, as real boards show it: a lip of any
+    colour reaching a little onto the playing surface (a calibration a few millimetres
+    off), a thin line of light or dark along it, and its shadow falling on the surface
+    below. The renderer's frame ends flat and square, and a network taught on that alone
+    reads a real board's lip and shadow as a checker at the edge (its phantom 1s)."""
+    out = img.astype(np.float32)
+    lip = int(rng.integers(0, EDGE_ROWS + 7))  # rows of frame, up to 6 onto the surface
+    if lip:
+        base = out[:lip].mean(axis=(0, 1)) if rng.random() < 0.5 else rng.uniform(0, 255, 3)
+        shade = 1 + rng.uniform(-0.25, 0.25) * np.linspace(-1, 1, lip)[:, None, None]
+        out[:lip] = base * shade + rng.normal(0, rng.uniform(0, 6), (lip, 1, 3))
+        if rng.random() < 0.5:  # the lip's edge caught by the light, or in its own shade
+            out[lip - 1] = np.clip(out[lip - 1] * rng.uniform(0.4, 1.8), 0, 255)
+    if rng.random() < 0.6:  # its shadow on the surface
+        fall = int(rng.integers(2, 12))
+        depth = rng.uniform(0.35, 0.95)
+        ramp = depth + (1 - depth) * np.linspace(0, 1, fall) ** rng.uniform(0.5, 2)
+        out[lip : lip + fall] *= ramp[: len(out[lip : lip + fall]), None, None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def augment(
-    x: NDArray[np.uint8], rng: np.random.Generator, along_px: float = 3.5
+    x: NDArray[np.uint8], rng: np.random.Generator, along_px: float = 3.5, edge: float = 0.0
 ) -> NDArray[np.float32]:
     """A batch of strips (n, H, W, 3) uint8, each moved and relit at random."""
     n = len(x)
@@ -92,6 +117,8 @@ def augment(
         m[0, 2] += rng.uniform(-1.6, 1.6)
         m[1, 2] += rng.uniform(-along_px, along_px)
         img = cv2.warpAffine(x[i], m, (STRIP_W, STRIP_H), borderMode=cv2.BORDER_REPLICATE)
+        if rng.random() < edge:
+            img = frame_edge(img, rng)
         if rng.random() < 0.5:
             img = img[:, ::-1]
         if rng.random() < 0.3:
@@ -151,6 +178,12 @@ def main() -> None:
     ap.add_argument(
         "--along-px", type=float, default=3.5, help="strips shifted along by up to this (px)"
     )
+    ap.add_argument(
+        "--edge",
+        type=float,
+        default=0.0,
+        help="share of strips given a real board's frame edge (lip, line, shadow; frame_edge)",
+    )
     args = ap.parse_args()
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
@@ -176,7 +209,7 @@ def main() -> None:
         if step == 0:
             for group in opt.param_groups:
                 group["lr"] = args.lr / 20
-        xb = to_tensor(augment(xt[idx], rng, args.along_px))
+        xb = to_tensor(augment(xt[idx], rng, args.along_px, args.edge))
         loss = loss_fn(net(xb), torch.from_numpy(yt[idx]))
         opt.zero_grad()
         loss.backward()

@@ -121,8 +121,9 @@ def board_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def test_the_board_settings_reach_the_reader_of_read_board(
     board_files: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    """An edge threshold no edge reaches: no checker is seen (all 15 off, confidence 0)
-    where the defaults read the position; a stricter circle: the same counts, less sure."""
+    """An edge threshold no edge reaches, without the network: no checker is seen (all 15
+    off, confidence 0) where the defaults read the position; with it, the network counts
+    some; a stricter circle: the same counts, less sure."""
     image, cal = board_files
 
     def read(*settings: str) -> dict[str, Any]:
@@ -133,9 +134,14 @@ def test_the_board_settings_reach_the_reader_of_read_board(
 
     plain = read()
     assert plain["position"]["white"][0] < 15 and plain["confidence"] > 0.5
-    blind = read("--settings", str(write(tmp_path, "[board]\nedge_min = 100000.0\n")))
-    assert blind["position"]["white"] == blind["position"]["black"] == [15] + [0] * 25
-    assert blind["confidence"] == 0.0
+    # Rings that see no edge, and no network to count instead: every checker off, unsure.
+    blind = "[board]\nedge_min = 100000.0\nnet_check = false\n"
+    off = read("--settings", str(write(tmp_path, blind)))
+    assert off["position"]["white"] == off["position"]["black"] == [15] + [0] * 25
+    assert off["confidence"] == 0.0
+    # With the network, the points the blind rings leave unsure are counted by it.
+    netted = read("--settings", str(write(tmp_path, "[board]\nedge_min = 100000.0\n", "n.toml")))
+    assert netted["position"]["white"][0] < 15 and netted["confidence"] < 0.5
     strict = read("--settings", str(write(tmp_path, "[board]\ncircle_min = 0.99\n", "c.toml")))
     assert strict["position"] == plain["position"] and strict["confidence"] < 0.5
 

@@ -29,6 +29,11 @@ frame with one colour left is read against the colours learned.
 A checker is a rim found all round with one even colour on some ring inside it; a rim
 found all round (`rim_sure`) may have a logo, a dished top or marbling inside.
 
+A second opinion (`vision.board_net`): a small network counts the checkers on each
+place's strip of the board view. Where it and the rings disagree the place is unsure;
+where the network is sure and the rings were unsure already, or saw no rim at all there
+(a dark checker on a dark point shows too little of one), its count is read.
+
 Each point's confidence is the least of: how clearly its circles clear the threshold
 (and its non-circles stay below it), how well the positions fit the count, and how
 clearly its colour is one of the two. The board's confidence is the least of its
@@ -49,7 +54,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
-from vision.board_colours import checker_colours, known_centres, split_colours
+from vision.board_colours import ColourSplit, checker_colours, known_centres, split_colours
 from vision.board_count import Counting
 from vision.board_layout import (
     MAX_CHECKERS,
@@ -60,6 +65,7 @@ from vision.board_layout import (
     stack_layout,
     visible_positions,
 )
+from vision.board_net import StripCounter
 from vision.board_settings import BoardSettings
 from vision.board_surface import Strip, unexplained_areas
 from vision.errors import ImageError
@@ -139,6 +145,7 @@ class BoardReader(Counting):
         self.map_y = raw[:, 1].reshape(h, w).astype(np.float32)
         self.places = self._places()
         self._use_share(self.s.checker_share)
+        self.counter = StripCounter(geo, s, m) if self.s.net_check else None
         # Checkers' size is this board's: settled on the first frame that shows enough.
         self.size_settled = False
         self.colour_centres: NDArray[np.float64] | None = None
@@ -158,7 +165,9 @@ class BoardReader(Counting):
         self.d_mm = self.geo.point_width_mm * share
         self.pitch_mm = self.geo.point_width_mm * (pitch or share)
         # The edge map is dilated by a pixel: one ring of the middle size finds every size.
-        self.kernel = ring_kernel(self.d_mm / 2 * self.s.px_per_mm)
+        # The ring is matched at half the view's scale (a quarter of the pixels, a quarter
+        # of the kernel): the candidates it gives are refined at full scale (`oriented`).
+        self.kernel = ring_kernel(self.d_mm / 4 * self.s.px_per_mm)
         # Rows as long as the points allow (five at least: the README's layout).
         half = self.geo.height_mm / 2
         longest = max(ROW, min(MAX_ROW, math.floor(half / self.pitch_mm + 0.05)))
@@ -238,8 +247,10 @@ class BoardReader(Counting):
 
     def circle_map(self, edges: FloatImage) -> FloatImage:
         """At each pixel: how much of a checker-sized ring centred there lies on edges."""
-        out = cv2.filter2D(edges, cv2.CV_32F, self.kernel, borderType=cv2.BORDER_CONSTANT)
-        return np.asarray(out, dtype=np.float32)
+        h, w = edges.shape
+        half = cv2.resize(edges, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        out = cv2.filter2D(half, cv2.CV_32F, self.kernel, borderType=cv2.BORDER_CONSTANT)
+        return np.asarray(cv2.resize(out, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
 
     def _profile(
         self, cmap: FloatImage, place: _Place
@@ -465,8 +476,9 @@ class BoardReader(Counting):
             elif color == "black":
                 black[25 - int(place.name)] += count
             places_out.append(PlaceReading(place.name, color, count, conf, f.circles))
-        self._at_most_fifteen(found, places_out, white, black)
         self._surface_check(lab, found, places_out)
+        self._second_opinion(view, lab, split, places_out, white, black)
+        self._at_most_fifteen(found, places_out, white, black)
         confidence = min(p.confidence for p in places_out)
         for side in (white, black):
             on_board = sum(side[1:])
@@ -475,6 +487,72 @@ class BoardReader(Counting):
             side[0] = max(0, MAX_CHECKERS - on_board)
         elapsed = (time.perf_counter() - t0) * 1000
         return BoardReading(white, black, confidence, places_out, elapsed)
+
+    def _second_opinion(
+        self,
+        view: Image,
+        lab: Image,
+        split: ColourSplit,
+        places: list[PlaceReading],
+        white: list[int],
+        black: list[int],
+    ) -> None:
+        """The strip network's count of every place (`vision.board_net`) against the rings'.
+
+        Where they differ the place is unsure (`net_disagree`). The network's count is
+        read instead where it is sure of it (`net_sure`) and the rings were unsure already
+        (a pile that cannot be counted from above, a surface unlike the board's beyond the
+        checkers found: `_surface_check`) or found no rim at all there (a dark checker on a
+        dark point shows too little of one); in the colour of the checkers found there, or
+        else of the one where its first checker lies (by the board's colour split). Where
+        the rings found checkers and are sure of their count, it stands, unsure.
+        """
+        if self.counter is None:
+            return
+        odds = self.counter.odds(view)
+        index = {p.place: i for i, p in enumerate(places)}
+        names = [str(n) for n in range(1, 25)] + ["bar-white", "bar-black"]
+        for k, name in enumerate(names):
+            i = index[name]
+            p = places[i]
+            count = int(odds[k].argmax())
+            sure = float(odds[k, count])
+            if count == p.count:
+                continue
+            blind = p.count == 0 and not p.circles  # the rings saw no checker at all
+            if sure < self.s.net_sure or (p.confidence >= 0.5 and not blind):
+                places[i] = replace(p, confidence=min(p.confidence, self.s.net_disagree))
+                continue
+            color, color_sure = self._colour_at_edge(name, p, lab, split)
+            for owner, side in (("white", white), ("black", black)):
+                if name.startswith("bar"):
+                    at = 25
+                else:
+                    at = int(name) if owner == "white" else 25 - int(name)
+                if p.color == owner:
+                    side[at] -= p.count
+                if color == owner:
+                    side[at] += count
+            places[i] = replace(
+                p, count=count, color=color if count else None, confidence=min(sure, color_sure)
+            )
+
+    def _colour_at_edge(
+        self, name: str, p: PlaceReading, lab: Image, split: ColourSplit
+    ) -> tuple[str, float]:
+        """Whose checkers the network counted at place `name`, and how sure: the bar's
+        halves are their owners'; a point keeps the colour of the checkers the rings found
+        there, or takes the colour where its first checker lies."""
+        if name.startswith("bar"):
+            return name.removeprefix("bar-"), 1.0
+        if p.color is not None:
+            return p.color, 1.0
+        place = self.places[int(name) - 1]
+        at = self.to_view(place.x_mm, place.origin_mm + place.sign * 0.5 * self.pitch_mm)
+        colour = np.array(self.colours_at(lab, np.array([at], np.float64)), np.float64)
+        centres = split.centres if split.centres is not None else self.colour_centres
+        one = split_colours(colour, self.s.colour_gap_min, centres)
+        return ("white" if one.white[0] else "black"), float(one.sure[0])
 
     def _surface_check(self, lab: Image, found: list[_Found], places: list[PlaceReading]) -> None:
         """Points whose surface beyond their checkers looks unlike the board's get unsure:

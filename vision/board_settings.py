@@ -24,6 +24,8 @@ LIMITS = {
     "fit_tolerance": (0.01, 10.0),
     "colour_gap_min": (1.0, 500.0),
     "surface_step_mm": (0.5, 50.0),
+    "net_sure": (0.0, 1.0),
+    "net_disagree": (0.0, 1.0),
 }
 
 
@@ -40,7 +42,10 @@ class BoardSettings:
     checker_share_min: float = 0.7
     radius_scales: tuple[float, ...] = (0.92, 1.0, 1.06)  # checker sizes tried, of the above
     # (at least two: the second is the checker's own, whose rim the inside rings are in)
-    edge_min: float = 48.0  # Sobel magnitude (about 4x grey levels per pixel) of an edge
+    edge_min: float = 28.0  # Sobel magnitude (about 4x grey levels per pixel) of an edge
+    # (28, not 48 as first set: a dark checker's rim on a dark point or board is 20-40; on
+    # the wide styles, seed 7, 61/120 boards right against 50 at 48, 54 at 32, 64 at 24; the
+    # default set 300/300 at 28 and 32, 299 at 48, 297 at 24; the real photos alike)
     candidate_min: float = 0.35  # ring share on any edges where a checker may be
     circle_min: float = 0.78  # ring share on edges facing the centre: a fully visible checker
     # (0.78: 299/300 boards right on each of three benchmark seeds, against 298, 298, 299 at 0.8
@@ -72,6 +77,15 @@ class BoardSettings:
     surface_tolerance: float = 22.0
     unexplained_unsure: float = 0.6
     unsure_count: float = 0.4
+    # The strip network's second opinion (`vision.board_net`): where its count differs from
+    # the rings', the point is unsure (`net_disagree`), and where the rings' count was
+    # unsure already, or they saw no checker there, and the network gives its own at odds
+    # of `net_sure` or more, the network's count is read instead (its odds top out at about
+    # 0.95: it was trained with labels smoothed by 0.05). `net_check = false` reads by the
+    # rings alone.
+    net_check: bool = True
+    net_sure: float = 0.9
+    net_disagree: float = 0.4
 
     def __post_init__(self) -> None:
         check_limits(self, LIMITS)

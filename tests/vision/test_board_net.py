@@ -1,0 +1,124 @@
+"""The strip network's second opinion on each place's count (`vision.board_net`), and how
+the checker reader weighs it against the rings' count (`vision.board`)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import vision.networks
+from calibration.geometry import BoardGeometry
+from sim import START, STYLES, Scene, random_scene, render
+from vision.board import BoardReader, BoardSettings
+from vision.board_net import PLACES, STRIP_H, STRIP_W, StripCounter
+from vision.errors import VisionError
+
+# Styles the network was never trained on (scripts/checkernet_data.py's HELD_OUT).
+HELD_OUT = [s for s in STYLES if s.name in ("cork", "leather")]
+
+
+def _counts(white: list[int] | tuple[int, ...], black: list[int] | tuple[int, ...]) -> list[int]:
+    """Per place as the strips run: points 1-24 (white's numbering), each side's bar."""
+    return [white[n] + black[25 - n] for n in range(1, 25)] + [white[25], black[25]]
+
+
+def _scene(style_index: int, white: tuple[int, ...], black: tuple[int, ...]) -> Scene:
+    base = random_scene(random.Random(40 + style_index))
+    return replace(base, style=HELD_OUT[style_index], white=white, black=black)
+
+
+@pytest.mark.parametrize("style_index", [0, 1])
+def test_the_network_counts_every_place_on_a_style_it_never_saw(style_index: int) -> None:
+    white = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2)
+    black = (0, 0, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1)
+    r = render(_scene(style_index, white, black))
+    assert r.calibration is not None
+    reader = BoardReader(BoardGeometry(r.calibration))
+    counter = StripCounter(reader.geo, reader.s.px_per_mm, reader.m)
+    view = reader.rectify(r.image)
+    assert counter.strips(view).shape == (PLACES, STRIP_H, STRIP_W, 3)
+    odds = counter.odds(view)
+    assert odds.shape == (PLACES, 16) and np.allclose(odds.sum(axis=1), 1.0)
+    assert odds.argmax(axis=1).tolist() == _counts(white, black)
+
+
+def _reader_and_view(settings: BoardSettings | None = None) -> tuple[BoardReader, np.ndarray]:
+    r = render(_scene(0, START, START))
+    assert r.calibration is not None
+    return BoardReader(BoardGeometry(r.calibration), settings), r.image
+
+
+def _odds_saying(counts: dict[int, tuple[int, float]]) -> np.ndarray:
+    """Odds for the starting position, except places (strip index) that say (count, odds)."""
+    odds = np.zeros((PLACES, 16))
+    for k, n in enumerate(_counts(START, START)):
+        odds[k, n] = 1.0
+    for k, (n, p) in counts.items():
+        odds[k] = (1 - p) / 15
+        odds[k, n] = p
+    return odds
+
+
+def test_a_network_that_disagrees_with_a_sure_ring_count_makes_the_point_unsure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reader, image = _reader_and_view()
+    sure = reader.read(image)
+    assert sure.white == list(START) and sure.confidence >= 0.5
+    # The network says 4 on white's 6 point (strip 5) and one checker on the bare 3 point.
+    monkeypatch.setattr(
+        StripCounter, "odds", lambda self, view: _odds_saying({5: (4, 0.99), 2: (1, 0.99)})
+    )
+    reading = reader.read(image)
+    # The rings were sure: their counts stand, but neither point is trusted any more.
+    assert reading.white == list(START) and reading.black == list(START)
+    by = {p.place: p for p in reading.places}
+    assert by["6"].confidence <= reader.s.net_disagree
+    assert by["3"].confidence <= reader.s.net_disagree
+    assert reading.confidence <= reader.s.net_disagree
+
+
+def test_a_sure_network_count_replaces_an_unsure_ring_count_in_the_checkers_colour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reader, image = _reader_and_view()
+    real_odds = StripCounter.odds
+    # The rings see white's 6 point, but are made unsure of it: its surface check is told a
+    # large unexplained area.
+    import vision.board
+
+    real_areas = vision.board.unexplained_areas
+
+    def unsure_six(*args: object, **kwargs: object) -> dict[str, float]:
+        out = real_areas(*args, **kwargs)  # type: ignore[arg-type]
+        out["6"] = 1e6
+        return out
+
+    monkeypatch.setattr(vision.board, "unexplained_areas", unsure_six)
+    unsure = reader.read(image)
+    assert next(p for p in unsure.places if p.place == "6").confidence < 0.5
+    assert unsure.white == list(START)  # the network agrees: nothing to replace
+    # Now the network says 4 there, surely: the unsure ring count gives way, white's still.
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view: _odds_saying({5: (4, 0.99)}))
+    reading = reader.read(image)
+    assert reading.white[6] == 4 and reading.white[0] == 1 and reading.black == list(START)
+    monkeypatch.setattr(StripCounter, "odds", real_odds)
+
+
+def test_with_net_check_off_the_network_is_never_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(vision.networks, "MODELS", tmp_path)  # no network there
+    vision.networks.load_network.cache_clear()
+    try:
+        reader, image = _reader_and_view(BoardSettings(net_check=False))
+        assert reader.read(image).white == list(START)
+        reader, image = _reader_and_view()
+        with pytest.raises(VisionError, match=r"checker_count\.onnx: no such network"):
+            reader.read(image)
+    finally:
+        vision.networks.load_network.cache_clear()
