@@ -432,6 +432,7 @@ class BoardReader(Counting):
             self.colour_centres = split.centres
         white, black = [0] * 26, [0] * 26
         places_out = []
+        colour_sure: dict[str, float] = {}  # per place: the colour's part of its confidence
         soft = self.s.circle_soft
         k = 0
         for f in found:
@@ -448,8 +449,9 @@ class BoardReader(Counting):
                 n_white = int(is_white.sum())
                 for owner, count in (("white", n_white), ("black", n - n_white)):
                     mine = sure[is_white == (owner == "white")]
-                    conf = min(min(clear), float(mine.min()) if len(mine) else 1.0)
-                    conf = min(conf, split.confidence) if count else conf
+                    mine_sure = float(mine.min()) if len(mine) else 1.0
+                    colour_sure[f"bar-{owner}"] = min(mine_sure, split.confidence if count else 1)
+                    conf = min(min(clear), colour_sure[f"bar-{owner}"])
                     circles = [
                         c
                         for c, w in zip(f.circles, is_white, strict=True)
@@ -471,13 +473,14 @@ class BoardReader(Counting):
                 if is_white.any() and not is_white.all():
                     color_conf = 0.0  # both colours on one point: something is misread
             conf = max(0.0, min(min(clear), fit_conf, color_conf))
+            colour_sure[place.name] = color_conf
             if color == "white":
                 white[int(place.name)] += count
             elif color == "black":
                 black[25 - int(place.name)] += count
             places_out.append(PlaceReading(place.name, color, count, conf, f.circles))
-        self._surface_check(lab, found, places_out)
-        self._second_opinion(view, lab, split, places_out, white, black)
+        unexplained = self._surface_check(lab, found, places_out)
+        self._second_opinion(view, lab, split, places_out, (white, black), colour_sure, unexplained)
         self._at_most_fifteen(found, places_out, white, black)
         confidence = min(p.confidence for p in places_out)
         for side in (white, black):
@@ -494,10 +497,16 @@ class BoardReader(Counting):
         lab: Image,
         split: ColourSplit,
         places: list[PlaceReading],
-        white: list[int],
-        black: list[int],
+        sides: tuple[list[int], list[int]],
+        colour_sure: dict[str, float],
+        unexplained: set[str],
     ) -> None:
         """The strip network's count of every place (`vision.board_net`) against the rings'.
+
+        Where they agree and the network is sure (`net_sure`), a ring count left unsure by
+        its circles or its fit (a rim faint, a pile two counts explain) is as sure as the
+        network, short of its colour's doubt; one left unsure by its surface
+        (`unexplained`: an arm, a cup) stays so.
 
         Where they differ the place is unsure (`net_disagree`). The network's count is
         read instead where it is sure of it (`net_sure`) and the rings were unsure already
@@ -509,6 +518,7 @@ class BoardReader(Counting):
         """
         if self.counter is None:
             return
+        white, black = sides
         odds = self.counter.odds(view)
         index = {p.place: i for i, p in enumerate(places)}
         names = [str(n) for n in range(1, 25)] + ["bar-white", "bar-black"]
@@ -518,6 +528,9 @@ class BoardReader(Counting):
             count = int(odds[k].argmax())
             sure = float(odds[k, count])
             if count == p.count:
+                if sure >= self.s.net_sure and name not in unexplained:
+                    agreed = min(sure, colour_sure.get(name, 1.0))
+                    places[i] = replace(p, confidence=max(p.confidence, agreed))
                 continue
             blind = p.count == 0 and not p.circles  # the rings saw no checker at all
             if sure < self.s.net_sure or (p.confidence >= 0.5 and not blind):
@@ -554,9 +567,11 @@ class BoardReader(Counting):
         one = split_colours(colour, self.s.colour_gap_min, centres)
         return ("white" if one.white[0] else "black"), float(one.sure[0])
 
-    def _surface_check(self, lab: Image, found: list[_Found], places: list[PlaceReading]) -> None:
+    def _surface_check(
+        self, lab: Image, found: list[_Found], places: list[PlaceReading]
+    ) -> set[str]:
         """Points whose surface beyond their checkers looks unlike the board's get unsure:
-        something there was not read (`vision.board_surface`)."""
+        something there was not read (`vision.board_surface`). Returns them."""
         by_name = {f.place.name: f for f in found}
         strips = []
         for p in places:
@@ -583,12 +598,15 @@ class BoardReader(Counting):
         )
         checker = math.pi * self.d_mm**2 / 4
         lo, hi = self.s.unexplained_unsure * checker, 2 * self.s.unexplained_unsure * checker
+        unexplained = set()
         for i, p in enumerate(places):
             area = areas.get(p.place, 0.0)
             if area > lo:
                 places[i] = replace(
                     p, confidence=min(p.confidence, max(0.0, 0.5 * (hi - area) / (hi - lo)))
                 )
+                unexplained.add(p.place)
+        return unexplained
 
     def _bar_together(self, found: list[_Found]) -> list[_Found]:
         """The bar's two halves as one place: a checker near the middle is found from both

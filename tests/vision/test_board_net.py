@@ -15,6 +15,7 @@ from calibration.geometry import BoardGeometry
 from sim import START, STYLES, Scene, random_scene, render
 from vision.board import BoardReader, BoardSettings
 from vision.board_net import PLACES, STRIP_H, STRIP_W, StripCounter
+from vision.board_surface import unexplained_areas as real_areas
 from vision.errors import VisionError
 
 # Styles the network was never trained on (scripts/checkernet_data.py's HELD_OUT).
@@ -91,7 +92,6 @@ def test_a_sure_network_count_replaces_an_unsure_ring_count_in_the_checkers_colo
     # large unexplained area.
     import vision.board
 
-    real_areas = vision.board.unexplained_areas
 
     def unsure_six(*args: object, **kwargs: object) -> dict[str, float]:
         out = real_areas(*args, **kwargs)  # type: ignore[arg-type]
@@ -107,6 +107,34 @@ def test_a_sure_network_count_replaces_an_unsure_ring_count_in_the_checkers_colo
     reading = reader.read(image)
     assert reading.white[6] == 4 and reading.white[0] == 1 and reading.black == list(START)
     monkeypatch.setattr(StripCounter, "odds", real_odds)
+
+
+def test_a_sure_network_agreeing_with_an_unsure_fit_makes_it_sure_but_not_an_odd_surface(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import vision.board
+
+    real_count = BoardReader._count
+    # Every pile's fit made doubtful (as where two counts explain the circles about as well).
+    monkeypatch.setattr(
+        BoardReader, "_count", lambda self, along: (real_count(self, along)[0], 0.3)
+    )
+    alone, image = _reader_and_view(BoardSettings(net_check=False))
+    assert alone.read(image).confidence < 0.5
+    reader, _ = _reader_and_view()
+    reading = reader.read(image)
+    assert reading.white == list(START) and reading.confidence >= 0.5
+    # A surface unlike the board's (an arm over the point) is not the network's to clear.
+
+    def odd_six(*args: object, **kwargs: object) -> dict[str, float]:
+        out = real_areas(*args, **kwargs)  # type: ignore[arg-type]
+        out["6"] = 1e6
+        return out
+
+    monkeypatch.setattr(vision.board, "unexplained_areas", odd_six)
+    reading = reader.read(image)
+    assert reading.white == list(START) and reading.confidence < 0.5
+    assert reading.least_sure(1)[0].place == "6"
 
 
 def test_with_net_check_off_the_network_is_never_run(
