@@ -2,10 +2,11 @@
 
     .venv/bin/python scripts/checkernet_data.py --boards 2400 --out /tmp/cn/data [--seed 1]
 
-A prototype's data (issue 27: checkers on points of their own colour, tall piles, the
-bar). Each board is a `sim.random_scene` of either family (wide three times in five),
-its position from random games (four in five) or a stress position with tall stacks
-and checkers on the bar. The frame is warped to the board's view exactly as
+The data of the strip network `vision.board_net` runs (issue 27: checkers on points of
+their own colour, tall piles, the bar). Each board is a `sim.random_scene` of either
+family (wide three times in five; wide scenes draw points of other shapes too), its
+position from random games (four in five) or a stress position with tall stacks and
+checkers on the bar. The frame is warped to the board's view exactly as
 `vision.board.BoardReader.rectify` does (1.5 px/mm, 8 mm margin), with the scene's
 calibration moved a little (each corner by about 0.2% of the board's width, as the board
 benchmark does; and a second cut with about 0.6%, a few millimetres, for training).

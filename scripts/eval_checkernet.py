@@ -11,7 +11,8 @@ scene's with each corner moved by about 0.2% of the board's width (as benchmarks
 (b) The labelled real photos (default ../shared/data/board_real_dev, read in place),
 calibrated from their labels as benchmarks/real.py does.
 
-Per board, the ring reader (`vision.board.BoardReader.read`, read twice as the board
+Per board, the ring reader (`vision.board.BoardReader.read` without the network's second
+opinion, `net_check = false`; read twice as the board
 benchmark does, so its checker size is settled) and the network (on the strips cut from
 the same reader's warp) give each point's count: the checkers on it whatever their colour
 (the network knows no colours); the reader's counts with colours are given too. Figures:
@@ -36,8 +37,10 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from sim import corners_moved, render
-from vision.board import BoardReader
+from vision.board import BoardReader, BoardSettings
 from vision.evaluate import board_labels, label_calibration
+
+RINGS = BoardSettings(net_check=False)  # the ring reader alone
 
 
 @dataclass
@@ -151,7 +154,7 @@ def main() -> None:
     for i, scene in enumerate(draw_scenes(args.seed, args.boards, held_out=args.styles == "held")):
         r = render(scene)
         assert r.calibration is not None
-        reader = BoardReader(BoardGeometry(corners_moved(r.calibration, 0.002, rng)))
+        reader = BoardReader(BoardGeometry(corners_moved(r.calibration, 0.002, rng)), RINGS)
         reader.read(r.image)  # settles the checkers' size, as benchmarks/board.py does
         ring, ring_owner = ring_counts(reader.read(r.image))
         t = time.perf_counter()
@@ -197,7 +200,7 @@ def main() -> None:
     for entry in board_labels(real):
         image = np.asarray(cv2.imread(str(real / entry["image"]), cv2.IMREAD_COLOR), np.uint8)
         cal = label_calibration(entry, (image.shape[1], image.shape[0]))
-        reader = BoardReader(BoardGeometry(cal))
+        reader = BoardReader(BoardGeometry(cal), RINGS)
         ring, ring_owner = ring_counts(reader.read(image))  # once, as benchmarks/real.py
         strips = cut_strips(reader, image)
         net, prob = net_counts(session, strips)

@@ -3,6 +3,18 @@
     OMP_NUM_THREADS=1 .venv-train/bin/python scripts/train_checkernet.py \
         --data /tmp/cn/data --out /tmp/cn/checker_count.onnx [--epochs 6] [--minutes 25]
         [--init WEIGHTS.pt --lr 5e-4 --along-px 8]  (a fine-tune, shifted further along)
+        [--edge 0.5]  (a share of strips given a real board's frame edge: `frame_edge`)
+
+The network shipped (vision/models/checker_count.onnx, run by `vision.board_net`) was
+trained in three steps, each on one thread of this two-core machine:
+    checkernet_data.py --boards 2000 --seed 1 --out D1
+    train_checkernet.py --data D1 --out A.onnx                       (6 epochs)
+    train_checkernet.py --data D1 --out B.onnx --init A.pt --lr 5e-4 --edge 0.7 --epochs 3
+    checkernet_data.py --boards 1000 --seed 2 --out D2; ... --seed 3 --out D2
+    train_checkernet.py --data D1+D2 --out C.onnx --init B.pt --lr 5e-4 --edge 0.5 --epochs 2
+(D1+D2: one folder holding both sets' shards; the second data set's wide scenes have
+points of other shapes, which real boards have and the first set's did not: a network
+that never saw an arched point read one as a checker at the edge.)
 
 The strips are `scripts/checkernet_data.py`'s (a point, or half the bar, from its edge:
 `STRIP_H` x `STRIP_W` BGR). The network sees the count only: whose checkers they are is

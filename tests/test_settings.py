@@ -123,7 +123,7 @@ def test_the_board_settings_reach_the_reader_of_read_board(
 ) -> None:
     """An edge threshold no edge reaches, without the network: no checker is seen (all 15
     off, confidence 0) where the defaults read the position; with it, the network counts
-    some; a stricter circle: the same counts, less sure."""
+    some; a stricter circle: the same counts, less sure unless the network agrees."""
     image, cal = board_files
 
     def read(*settings: str) -> dict[str, Any]:
@@ -142,8 +142,13 @@ def test_the_board_settings_reach_the_reader_of_read_board(
     # With the network, the points the blind rings leave unsure are counted by it.
     netted = read("--settings", str(write(tmp_path, "[board]\nedge_min = 100000.0\n", "n.toml")))
     assert netted["position"]["white"][0] < 15 and netted["confidence"] < 0.5
-    strict = read("--settings", str(write(tmp_path, "[board]\ncircle_min = 0.99\n", "c.toml")))
-    assert strict["position"] == plain["position"] and strict["confidence"] < 0.5
+    # A stricter circle, rings alone: the same counts, less sure; with the network agreeing
+    # with each count, sure again.
+    strict = "[board]\ncircle_min = 0.99\n"
+    alone = read("--settings", str(write(tmp_path, strict + "net_check = false\n", "c.toml")))
+    assert alone["position"] == plain["position"] and alone["confidence"] < 0.5
+    agreed = read("--settings", str(write(tmp_path, strict, "d.toml")))
+    assert agreed["position"] == plain["position"] and agreed["confidence"] >= 0.5
 
 
 def test_the_frame_reader_and_the_session_take_their_stages_settings(

@@ -508,7 +508,8 @@ class BoardReader(Counting):
         network, short of its colour's doubt; one left unsure by its surface
         (`unexplained`: an arm, a cup) stays so.
 
-        Where they differ the place is unsure (`net_disagree`). The network's count is
+        Where they differ, and the network gives its count at odds of `net_opinion` or
+        more, the place is unsure (`net_disagree`). The network's count is
         read instead where it is sure of it (`net_sure`) and the rings were unsure already
         (a pile that cannot be counted from above, a surface unlike the board's beyond the
         checkers found: `_surface_check`) or found no rim at all there (a dark checker on a
@@ -532,6 +533,8 @@ class BoardReader(Counting):
                     agreed = min(sure, colour_sure.get(name, 1.0))
                     places[i] = replace(p, confidence=max(p.confidence, agreed))
                 continue
+            if sure < self.s.net_opinion:
+                continue  # the network itself unsure: no opinion
             blind = p.count == 0 and not p.circles  # the rings saw no checker at all
             if sure < self.s.net_sure or (p.confidence >= 0.5 and not blind):
                 places[i] = replace(p, confidence=min(p.confidence, self.s.net_disagree))

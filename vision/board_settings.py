@@ -24,6 +24,7 @@ LIMITS = {
     "fit_tolerance": (0.01, 10.0),
     "colour_gap_min": (1.0, 500.0),
     "surface_step_mm": (0.5, 50.0),
+    "net_opinion": (0.0, 1.0),
     "net_sure": (0.0, 1.0),
     "net_disagree": (0.0, 1.0),
 }
@@ -83,7 +84,9 @@ class BoardSettings:
     # of `net_sure` or more, the network's count is read instead (its odds top out at about
     # 0.95: it was trained with labels smoothed by 0.05). `net_check = false` reads by the
     # rings alone.
+    # A network whose count has odds below `net_opinion` is unsure itself: it is not heard.
     net_check: bool = True
+    net_opinion: float = 0.5
     net_sure: float = 0.9
     net_disagree: float = 0.4
 
