@@ -165,9 +165,7 @@ class BoardReader(Counting):
         self.d_mm = self.geo.point_width_mm * share
         self.pitch_mm = self.geo.point_width_mm * (pitch or share)
         # The edge map is dilated by a pixel: one ring of the middle size finds every size.
-        # The ring is matched at half the view's scale (a quarter of the pixels, a quarter
-        # of the kernel): the candidates it gives are refined at full scale (`oriented`).
-        self.kernel = ring_kernel(self.d_mm / 4 * self.s.px_per_mm)
+        self.kernel = ring_kernel(self.d_mm / 2 * self.s.px_per_mm)
         # Rows as long as the points allow (five at least: the README's layout).
         half = self.geo.height_mm / 2
         longest = max(ROW, min(MAX_ROW, math.floor(half / self.pitch_mm + 0.05)))
@@ -247,10 +245,8 @@ class BoardReader(Counting):
 
     def circle_map(self, edges: FloatImage) -> FloatImage:
         """At each pixel: how much of a checker-sized ring centred there lies on edges."""
-        h, w = edges.shape
-        half = cv2.resize(edges, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-        out = cv2.filter2D(half, cv2.CV_32F, self.kernel, borderType=cv2.BORDER_CONSTANT)
-        return np.asarray(cv2.resize(out, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+        out = cv2.filter2D(edges, cv2.CV_32F, self.kernel, borderType=cv2.BORDER_CONSTANT)
+        return np.asarray(out, dtype=np.float32)
 
     def _profile(
         self, cmap: FloatImage, place: _Place
@@ -325,19 +321,17 @@ class BoardReader(Counting):
             )
             return np.asarray(ok.any(axis=-2).mean(axis=-1), np.float64)
 
-        # The best centre within 2 px either way.
+        # The best centre within 2 px either way, with the middle size (a thin ring on the
+        # coarse steps, one 3 px thick on the last); then the best size there.
         refined = centres.astype(np.float64)
-        scores = np.zeros(len(centres))
         for k, step in enumerate(self.s.refine_steps):
             last = k == len(self.s.refine_steps) - 1
-            # Coarse steps try the middle size only: the last one tries them all.
-            ring = rr if last else rr[:, :, 1:2, 1:2]
+            ring = rr[:, :, 1:2] if last else rr[:, :, 1:2, 1:2]
             shifts = step * np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], float)
             trial = refined[:, None, :] + shifts[None, :, :]  # centres x shifts x 2
-            flat = shares(trial, ring).reshape(len(centres), -1)  # centres x (shifts x radii)
-            best = flat.argmax(axis=1)
-            scores = flat[np.arange(len(centres)), best]
-            refined = trial[np.arange(len(centres)), best // ring.shape[2]]
+            flat = shares(trial, ring).reshape(len(centres), -1)  # centres x shifts
+            refined = trial[np.arange(len(centres)), flat.argmax(axis=1)]
+        scores = shares(refined[:, None, :], rr).reshape(len(centres), -1).max(axis=1)
         # Inside the rim a checker is one colour all round; the streaks of a wooden point, or
         # the triangle and the cloth beside it, are not.
         inner = np.array(self.s.inside_radii)[None, :, None] * radii[1]  # 1 x rings x 1
@@ -516,22 +510,25 @@ class BoardReader(Counting):
         dark point shows too little of one); in the colour of the checkers found there, or
         else of the one where its first checker lies (by the board's colour split). Where
         the rings found checkers and are sure of their count, it stands, unsure.
+
+        The bar's checkers are their colour's whichever half of it they lie in, and the
+        network counts its halves: there only the totals are compared (agreeing: sure;
+        not: unsure), and the network's count is never read.
         """
         if self.counter is None:
             return
-        white, black = sides
         odds = self.counter.odds(view)
         index = {p.place: i for i, p in enumerate(places)}
-        names = [str(n) for n in range(1, 25)] + ["bar-white", "bar-black"]
-        for k, name in enumerate(names):
-            i = index[name]
+        for n in range(1, 25):
+            i = index[str(n)]
             p = places[i]
-            count = int(odds[k].argmax())
-            sure = float(odds[k, count])
+            count = int(odds[n - 1].argmax())
+            sure = float(odds[n - 1, count])
             if count == p.count:
-                if sure >= self.s.net_sure and name not in unexplained:
-                    agreed = min(sure, colour_sure.get(name, 1.0))
-                    places[i] = replace(p, confidence=max(p.confidence, agreed))
+                if sure >= self.s.net_sure and p.place not in unexplained:
+                    places[i] = replace(
+                        p, confidence=max(p.confidence, min(sure, colour_sure[p.place]))
+                    )
                 continue
             if sure < self.s.net_opinion:
                 continue  # the network itself unsure: no opinion
@@ -539,31 +536,33 @@ class BoardReader(Counting):
             if sure < self.s.net_sure or (p.confidence >= 0.5 and not blind):
                 places[i] = replace(p, confidence=min(p.confidence, self.s.net_disagree))
                 continue
-            color, color_sure = self._colour_at_edge(name, p, lab, split)
-            for owner, side in (("white", white), ("black", black)):
-                if name.startswith("bar"):
-                    at = 25
-                else:
-                    at = int(name) if owner == "white" else 25 - int(name)
-                if p.color == owner:
-                    side[at] -= p.count
-                if color == owner:
-                    side[at] += count
+            color, color_sure = self._colour_at_edge(n, p, lab, split)
+            for owner, side, at in (("white", sides[0], n), ("black", sides[1], 25 - n)):
+                side[at] += (count if color == owner else 0) - (p.count if p.color == owner else 0)
             places[i] = replace(
                 p, count=count, color=color if count else None, confidence=min(sure, color_sure)
             )
+        halves = [index["bar-white"], index["bar-black"]]
+        total = int(odds[24:].argmax(axis=1).sum())
+        sure = float(odds[24:].max(axis=1).min())
+        for i in halves:
+            p = places[i]
+            if total == sum(places[h].count for h in halves):
+                if sure >= self.s.net_sure:
+                    places[i] = replace(
+                        p, confidence=max(p.confidence, min(sure, colour_sure[p.place]))
+                    )
+            elif sure >= self.s.net_opinion:
+                places[i] = replace(p, confidence=min(p.confidence, self.s.net_disagree))
 
     def _colour_at_edge(
-        self, name: str, p: PlaceReading, lab: Image, split: ColourSplit
+        self, n: int, p: PlaceReading, lab: Image, split: ColourSplit
     ) -> tuple[str, float]:
-        """Whose checkers the network counted at place `name`, and how sure: the bar's
-        halves are their owners'; a point keeps the colour of the checkers the rings found
-        there, or takes the colour where its first checker lies."""
-        if name.startswith("bar"):
-            return name.removeprefix("bar-"), 1.0
+        """Whose checkers the network counted on point `n`, and how sure: the colour of the
+        checkers the rings found there, or else the colour where its first checker lies."""
         if p.color is not None:
             return p.color, 1.0
-        place = self.places[int(name) - 1]
+        place = self.places[n - 1]
         at = self.to_view(place.x_mm, place.origin_mm + place.sign * 0.5 * self.pitch_mm)
         colour = np.array(self.colours_at(lab, np.array([at], np.float64)), np.float64)
         centres = split.centres if split.centres is not None else self.colour_centres
