@@ -512,8 +512,9 @@ class BoardReader(Counting):
         the rings found checkers and are sure of their count, it stands, unsure.
 
         The bar's checkers are their colour's whichever half of it they lie in, and the
-        network counts its halves: there only the totals are compared (agreeing: sure;
-        not: unsure), and the network's count is never read.
+        network counts its halves: there the totals are compared (agreeing: sure; not:
+        unsure), and the network's counts are read only where the rings saw nothing on the
+        bar, each half's in the colour where its first checker lies.
         """
         if self.counter is None:
             return
@@ -536,15 +537,36 @@ class BoardReader(Counting):
             if sure < self.s.net_sure or (p.confidence >= 0.5 and not blind):
                 places[i] = replace(p, confidence=min(p.confidence, self.s.net_disagree))
                 continue
-            color, color_sure = self._colour_at_edge(n, p, lab, split)
+            color, color_sure = (p.color, 1.0) if p.color else self._first_colour(n - 1, lab, split)
             for owner, side, at in (("white", sides[0], n), ("black", sides[1], 25 - n)):
                 side[at] += (count if color == owner else 0) - (p.count if p.color == owner else 0)
             places[i] = replace(
                 p, count=count, color=color if count else None, confidence=min(sure, color_sure)
             )
         halves = [index["bar-white"], index["bar-black"]]
-        total = int(odds[24:].argmax(axis=1).sum())
+        counts = odds[24:].argmax(axis=1)
+        total = int(counts.sum())
         sure = float(odds[24:].max(axis=1).min())
+        blind = not any(places[h].count or places[h].circles for h in halves)
+        if total and blind and sure >= self.s.net_sure:
+            # The rings saw nothing on the bar: each half's checkers, of the colour where
+            # its first one lies (from the middle out).
+            on_bar = {"white": 0, "black": 0}
+            least = sure
+            for k, n in zip((24, 25), counts, strict=True):
+                if n:
+                    color, color_sure = self._first_colour(k, lab, split)
+                    on_bar[color] += int(n)
+                    least = min(least, color_sure)
+            for i, (owner, side) in zip(
+                halves, (("white", sides[0]), ("black", sides[1])), strict=True
+            ):
+                side[25] = on_bar[owner]
+                p = places[i]
+                places[i] = replace(
+                    p, count=on_bar[owner], color=owner if on_bar[owner] else None, confidence=least
+                )
+            return
         for i in halves:
             p = places[i]
             if total == sum(places[h].count for h in halves):
@@ -555,14 +577,10 @@ class BoardReader(Counting):
             elif sure >= self.s.net_opinion:
                 places[i] = replace(p, confidence=min(p.confidence, self.s.net_disagree))
 
-    def _colour_at_edge(
-        self, n: int, p: PlaceReading, lab: Image, split: ColourSplit
-    ) -> tuple[str, float]:
-        """Whose checkers the network counted on point `n`, and how sure: the colour of the
-        checkers the rings found there, or else the colour where its first checker lies."""
-        if p.color is not None:
-            return p.color, 1.0
-        place = self.places[n - 1]
+    def _first_colour(self, k: int, lab: Image, split: ColourSplit) -> tuple[str, float]:
+        """Whose is the checker at the first place along `self.places[k]`, and how sure (by
+        the board's colour split): for checkers the network counted and the rings did not."""
+        place = self.places[k]
         at = self.to_view(place.x_mm, place.origin_mm + place.sign * 0.5 * self.pitch_mm)
         colour = np.array(self.colours_at(lab, np.array([at], np.float64)), np.float64)
         centres = split.centres if split.centres is not None else self.colour_centres

@@ -92,7 +92,6 @@ def test_a_sure_network_count_replaces_an_unsure_ring_count_in_the_checkers_colo
     # large unexplained area.
     import vision.board
 
-
     def unsure_six(*args: object, **kwargs: object) -> dict[str, float]:
         out = real_areas(*args, **kwargs)  # type: ignore[arg-type]
         out["6"] = 1e6
@@ -150,3 +149,16 @@ def test_with_net_check_off_the_network_is_never_run(
             reader.read(image)
     finally:
         vision.networks.load_network.cache_clear()
+
+
+def test_the_bar_is_compared_by_its_total_and_recounted_only_where_the_rings_saw_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reader, image = _reader_and_view()
+    # The network sees a checker in white's half of the bare bar: the rings saw nothing
+    # there, so its count is read (whose: the colour where it lies).
+    says = _odds_saying({24: (1, 0.95)})
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view: says)
+    reading = reader.read(image)
+    assert reading.white[25] + reading.black[25] == 1
+    assert reading.white[1:25] == list(START)[1:25] and reading.black[1:25] == list(START)[1:25]
