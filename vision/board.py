@@ -509,7 +509,8 @@ class BoardReader(Counting):
         checkers found: `_surface_check`) or found no rim at all there (a dark checker on a
         dark point shows too little of one); in the colour of the checkers found there, or
         else of the one where its first checker lies (by the board's colour split). Where
-        the rings found checkers and are sure of their count, it stands, unsure.
+        the rings were sure the place was bare, the network's count is read but unsure;
+        where they found checkers and are sure of their count, theirs stands, unsure.
 
         The bar's checkers are their colour's whichever half of it they lie in, and the
         network counts its halves: there the totals are compared (agreeing: sure; not:
@@ -540,9 +541,10 @@ class BoardReader(Counting):
             color, color_sure = (p.color, 1.0) if p.color else self._first_colour(n - 1, lab, split)
             for owner, side, at in (("white", sides[0], n), ("black", sides[1], 25 - n)):
                 side[at] += (count if color == owner else 0) - (p.count if p.color == owner else 0)
-            places[i] = replace(
-                p, count=count, color=color if count else None, confidence=min(sure, color_sure)
-            )
+            # Over rings sure there was nothing, it is one sure reading against another: its
+            # count is the likelier (measured), but not sure.
+            conf = min(sure, color_sure, self.s.net_disagree if p.confidence >= 0.5 else 1.0)
+            places[i] = replace(p, count=count, color=color if count else None, confidence=conf)
         halves = [index["bar-white"], index["bar-black"]]
         counts = odds[24:].argmax(axis=1)
         total = int(counts.sum())
@@ -553,6 +555,8 @@ class BoardReader(Counting):
             # its first one lies (from the middle out).
             on_bar = {"white": 0, "black": 0}
             least = sure
+            if min(places[h].confidence for h in halves) >= 0.5:
+                least = min(least, self.s.net_disagree)
             for k, n in zip((24, 25), counts, strict=True):
                 if n:
                     color, color_sure = self._first_colour(k, lab, split)
