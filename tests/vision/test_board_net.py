@@ -83,21 +83,25 @@ def test_a_network_that_disagrees_with_a_sure_ring_count_makes_the_point_unsure(
     assert reading.confidence <= reader.s.net_disagree
 
 
+def _odd_surface_on_six(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The surface check told that white's 6 point shows a large unexplained area."""
+    import vision.board
+
+    def odd_six(*args: object, **kwargs: object) -> dict[str, float]:
+        out = real_areas(*args, **kwargs)  # type: ignore[arg-type]
+        out["6"] = 1e6
+        return out
+
+    monkeypatch.setattr(vision.board, "unexplained_areas", odd_six)
+
+
 def test_a_sure_network_count_replaces_an_unsure_ring_count_in_the_checkers_colour(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     reader, image = _reader_and_view()
     real_odds = StripCounter.odds
-    # The rings see white's 6 point, but are made unsure of it: its surface check is told a
-    # large unexplained area.
-    import vision.board
-
-    def unsure_six(*args: object, **kwargs: object) -> dict[str, float]:
-        out = real_areas(*args, **kwargs)  # type: ignore[arg-type]
-        out["6"] = 1e6
-        return out
-
-    monkeypatch.setattr(vision.board, "unexplained_areas", unsure_six)
+    # The rings see white's 6 point, but are made unsure of it by its surface.
+    _odd_surface_on_six(monkeypatch)
     unsure = reader.read(image)
     assert next(p for p in unsure.places if p.place == "6").confidence < 0.5
     assert unsure.white == list(START)  # the network agrees: nothing to replace
@@ -111,8 +115,6 @@ def test_a_sure_network_count_replaces_an_unsure_ring_count_in_the_checkers_colo
 def test_a_sure_network_agreeing_with_an_unsure_fit_makes_it_sure_but_not_an_odd_surface(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import vision.board
-
     real_count = BoardReader._count
     # Every pile's fit made doubtful (as where two counts explain the circles about as well).
     monkeypatch.setattr(
@@ -124,13 +126,7 @@ def test_a_sure_network_agreeing_with_an_unsure_fit_makes_it_sure_but_not_an_odd
     reading = reader.read(image)
     assert reading.white == list(START) and reading.confidence >= 0.5
     # A surface unlike the board's (an arm over the point) is not the network's to clear.
-
-    def odd_six(*args: object, **kwargs: object) -> dict[str, float]:
-        out = real_areas(*args, **kwargs)  # type: ignore[arg-type]
-        out["6"] = 1e6
-        return out
-
-    monkeypatch.setattr(vision.board, "unexplained_areas", odd_six)
+    _odd_surface_on_six(monkeypatch)
     reading = reader.read(image)
     assert reading.white == list(START) and reading.confidence < 0.5
     assert reading.least_sure(1)[0].place == "6"
