@@ -31,13 +31,13 @@ from typing import Any
 
 import cv2
 import numpy as np
-import onnxruntime as ort
-from checkernet_data import HELD_OUT, PLACES, cut_strips, draw_scenes, labels
+from checkernet_data import HELD_OUT, cut_strips, draw_scenes, labels
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from sim import corners_moved, render
 from vision.board import BoardReader, BoardSettings
+from vision.board_net import StripCounter
 from vision.evaluate import board_labels, label_calibration
 
 RINGS = BoardSettings(net_check=False)  # the ring reader alone
@@ -120,13 +120,11 @@ def ring_counts(reading: Any) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
 
 
 def net_counts(
-    session: ort.InferenceSession, strips: NDArray[np.uint8]
+    model: str, reader: BoardReader, view: NDArray[np.uint8]
 ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
-    x = np.ascontiguousarray(strips.transpose(0, 3, 1, 2), np.float32)
-    logits = session.run(None, {"strips": x})[0]
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    p = e / e.sum(axis=1, keepdims=True)
-    return p.argmax(axis=1), p.max(axis=1).astype(np.float32)
+    """The network's count of each place of the reader's board view, and its odds."""
+    odds = StripCounter(reader.geo, reader.s.px_per_mm, reader.m, model).odds(view)
+    return odds.argmax(axis=1), odds.max(axis=1).astype(np.float32)
 
 
 def main() -> None:
@@ -142,9 +140,7 @@ def main() -> None:
     ap.add_argument("--verbose", action="store_true", help="each misread board's points")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = opts.inter_op_num_threads = 1
-    session = ort.InferenceSession(args.model, opts, providers=["CPUExecutionProvider"])
+    model = str(Path(args.model).resolve())  # vision.networks takes an absolute path as it is
 
     per_style: dict[str, Tally] = defaultdict(Tally)
     total = Tally()
@@ -158,7 +154,7 @@ def main() -> None:
         reader.read(r.image)  # settles the checkers' size, as benchmarks/board.py does
         ring, ring_owner = ring_counts(reader.read(r.image))
         t = time.perf_counter()
-        net, prob = net_counts(session, cut_strips(reader, r.image))
+        net, prob = net_counts(model, reader, reader.rectify(r.image))
         net_ms.append(1000 * (time.perf_counter() - t))
         truth, owner = labels(scene.white, scene.black)
         for tally in (per_style[scene.style.name], total):
@@ -202,11 +198,11 @@ def main() -> None:
         cal = label_calibration(entry, (image.shape[1], image.shape[0]))
         reader = BoardReader(BoardGeometry(cal), RINGS)
         ring, ring_owner = ring_counts(reader.read(image))  # once, as benchmarks/real.py
-        strips = cut_strips(reader, image)
-        net, prob = net_counts(session, strips)
+        net, prob = net_counts(model, reader, reader.rectify(image))
         truth, owner = labels(entry["position"]["white"], entry["position"]["black"])
         photos.add(entry["image"], truth, owner, net, prob, ring, ring_owner, args.sure)
-        montage.append(np.concatenate(list(strips[:PLACES]), axis=1))
+        if args.montage:
+            montage.append(np.concatenate(list(cut_strips(reader, image)), axis=1))
     for line in photos.lines(f"real photos ({real.name})"):
         print(line)
     for line in photos.misread:

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
-from vision.networks import run_network
+from vision.networks import run_network, softmax
 
 STRIP_W, STRIP_H = 32, 160
 ACROSS = 1.5  # point widths across a strip (a quarter of one to either side)
@@ -56,9 +56,12 @@ def strip_maps(geo: BoardGeometry, px_per_mm: float, margin_mm: float) -> NDArra
 
 class StripCounter:
     """Counts the checkers on the 26 strips of one calibrated camera's board views (the
-    maps are built once)."""
+    maps are built once), with `network` (`vision.networks.load_network`'s name)."""
 
-    def __init__(self, geo: BoardGeometry, px_per_mm: float, margin_mm: float) -> None:
+    def __init__(
+        self, geo: BoardGeometry, px_per_mm: float, margin_mm: float, network: str = NETWORK
+    ) -> None:
+        self.network = network
         maps = strip_maps(geo, px_per_mm, margin_mm)
         self.map_x = np.ascontiguousarray(maps[..., 0].reshape(PLACES * STRIP_H, STRIP_W))
         self.map_y = np.ascontiguousarray(maps[..., 1].reshape(PLACES * STRIP_H, STRIP_W))
@@ -77,6 +80,4 @@ class StripCounter:
     def odds(self, view: NDArray[np.uint8]) -> NDArray[np.float64]:
         """Per place, the odds of each count 0-15: (PLACES, 16)."""
         x = np.ascontiguousarray(self.strips(view).transpose(0, 3, 1, 2), np.float32)
-        logits = run_network(NETWORK, x).astype(np.float64)
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return np.asarray(e / e.sum(axis=1, keepdims=True), np.float64)
+        return np.asarray(softmax(run_network(self.network, x).astype(np.float64)), np.float64)

@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from calibration.geometry import BoardGeometry, dense_maps
 from vision.dice_settings import DiceSettings
 from vision.errors import ImageError
-from vision.networks import run_network
+from vision.networks import run_network, softmax
 
 Image = NDArray[np.uint8]
 Floats = NDArray[np.float32]
@@ -128,11 +128,6 @@ def _sigmoid(x: Floats) -> Floats:
     return np.asarray(1.0 / (1.0 + np.exp(-x)), np.float32)
 
 
-def _softmax(x: Floats) -> Floats:
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return np.asarray(e / e.sum(axis=-1, keepdims=True), np.float32)
-
-
 def detect(cfg: DiceSettings, view_image: Image, view: View) -> list[tuple[float, float, float]]:
     """Where the detector marks dice on a board view: (x_mm, y_mm, odds), strongest first."""
     out = run_network("dice_detector.onnx", blob([view_image]))[0]
@@ -164,8 +159,8 @@ def read_at(
                 x + float(shift[0]),
                 y + float(shift[1]),
                 float(_sigmoid(o[0:1])[0]),
-                _softmax(o[1:7]),
-                _softmax(o[7:10]),
+                softmax(o[1:7]),
+                softmax(o[7:10]),
             )
         )
     return dice
@@ -314,8 +309,8 @@ def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
                 y + float(shift[1]),
                 cfg.plain_die_px * ratio / k,
                 float(_sigmoid(o[0:1])[0]),
-                _softmax(o[1:7]),
-                _softmax(o[7:10]),
+                softmax(o[1:7]),
+                softmax(o[7:10]),
             )
         )
     kept: list[PlainDie] = []

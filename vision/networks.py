@@ -21,7 +21,8 @@ MODELS = Path(__file__).with_name("models")
 
 @functools.lru_cache(maxsize=8)
 def load_network(name: str) -> Any:
-    """The network in `MODELS/name` as an ONNX Runtime session on one thread (a session may
+    """The network in `MODELS/name` (an absolute path is taken as it is: a candidate being
+    measured) as an ONNX Runtime session on one thread (a session may
     be run from several threads at once). ONNX Runtime runs these networks 2.5-4 times as
     fast as OpenCV's dnn module."""
     path = MODELS / name
@@ -43,3 +44,9 @@ def run_network(name: str, x: NDArray[np.float32]) -> NDArray[np.float32]:
     session = load_network(name)
     out = session.run(None, {session.get_inputs()[0].name: x})[0]
     return np.asarray(out, np.float32)
+
+
+def softmax(x: NDArray[np.floating]) -> NDArray[np.floating]:
+    """Logits to odds along the last axis, in `x`'s own precision."""
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return np.asarray(e / e.sum(axis=-1, keepdims=True), x.dtype)
