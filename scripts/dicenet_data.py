@@ -1,6 +1,7 @@
 """Training scenes for the dice networks (`vision/dicenet.py`), rendered by `sim`.
 
     python3 scripts/dicenet_data.py OUT --scenes 6000 --seed 100000 [--jobs 2] [--shards 12]
+        [--solid SHARE]
 
 Each scene is a random board (the renderer's styles, or colours drawn at random),
 checkers at the start or anywhere, and 0-8 dice (the renderer's four styles, or
@@ -54,6 +55,11 @@ DETECT_MARGIN = 60.0
 READ_SCALE = 2.0
 CROP = 96  # stored; the reader takes 72 px from within, shifted up to 12 px
 NEGATIVES = 10
+# Of the scenes, this share has its dice drawn solid (`sim.Scene.dice_solid`: parallax, side
+# faces with their pips, a cocked die leaning), half of them under a camera tilted 10-35
+# degrees (flat dice then show their sides, as on any camera not straight above the die),
+# half of them lit from any side.
+SOLID_SHARE = 0.0  # (`--solid`)
 
 
 def _colour(rng: random.Random, lo: int = 0, hi: int = 255) -> tuple[int, int, int]:
@@ -139,6 +145,14 @@ def training_scene(rng: random.Random) -> Scene:
                 fill=rng.uniform(0.6, 0.95),
             ),
         )
+    if rng.random() < SOLID_SHARE:  # dice as cubes seen from the camera, often from aslant
+        pose = scene.pose
+        if rng.random() < 0.5:
+            pose = replace(pose, tilt_deg=rng.uniform(10, 35), distance_mm=rng.uniform(600, 1600))
+        look = scene.look
+        if rng.random() < 0.5:  # the light from any side (the dice's shading, the shadows)
+            look = replace(look, shadow_deg=rng.uniform(0, 360), shadow_mm=rng.uniform(1, 4))
+        scene = replace(scene, pose=pose, look=look, dice_solid=True)
     return replace(scene, dice=_dice(rng, scene))
 
 
@@ -191,6 +205,7 @@ def _dice(rng: random.Random, scene: Scene) -> tuple[Die, ...]:
                         state=state,
                         style=random_dice_style(rng) if mixed else style,
                         size_mm=die_mm * (rng.uniform(0.95, 1.05) if mixed else 1.0),
+                        lean_deg=rng.uniform(10, 40) if scene.dice_solid else 25.0,
                     )
                 )
                 break
@@ -293,7 +308,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=100000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--shards", type=int, default=12)
+    ap.add_argument("--solid", type=float, default=0.0, help="share of scenes with solid dice")
     args = ap.parse_args()
+    global SOLID_SHARE
+    SOLID_SHARE = args.solid
     Path(args.out).mkdir(parents=True, exist_ok=True)
     seeds = [args.seed + k for k in range(args.scenes)]
     work = [(args.out, j, seeds[j :: args.shards]) for j in range(args.shards)]

@@ -379,6 +379,11 @@ def _draw_die(canvas: Image, die: Die, offset_mm: float = 0.0) -> dict[str, Any]
         px = offset_mm + die.x_mm + (p * 0.27 * ux + q * 0.27 * squash * vx) * s
         py = offset_mm + die.y_mm + (p * 0.27 * uy + q * 0.27 * squash * vy) * s
         cv2.circle(canvas, (_mm(px), _mm(py)), max(2, _mm(s * 0.085)), pip, -1, cv2.LINE_AA)
+    return _die_label(die)
+
+
+def _die_label(die: Die) -> dict[str, Any]:
+    """A die's label: its value, where it lies on the board and how."""
     return {
         "value": die.value,
         "center_mm": [die.x_mm, die.y_mm],
@@ -387,6 +392,92 @@ def _draw_die(canvas: Image, die: Die, offset_mm: float = 0.0) -> dict[str, Any]
         "on_checker": die.state == "on_checker",
         "style": die.style,
     }
+
+
+CHECKER_MM = 4.0  # a checker's thickness: a die on one rests this high
+
+
+def _sides(value: int) -> tuple[int, int, int, int]:
+    """The values on a die's four sides (+u, +v, -u, -v) round `value` on top: opposite
+    faces add up to seven."""
+    a, b = (v for v in range(1, 7) if v not in (value, 7 - value) and v < 7 - v)
+    return a, b, 7 - a, 7 - b
+
+
+def _draw_solid_die(
+    canvas: Image, die: Die, offset_mm: float, eye: tuple[float, float, float], look: Look
+) -> None:
+    """A die as a cube seen from the camera at `eye` (canvas mm, and its height over the
+    board): each corner projected onto the board along the ray to the eye, so that the
+    plane's homography puts it where the camera sees it (a point `z` high at p lies on
+    the ray through eye + (p - eye) * H / (H - z)). The faces that face the eye are
+    drawn, shaded by the light, each with its pips."""
+    face_colour, pip_colour = DICE_STYLES[die.style]
+    s = die.size_mm
+    a = math.radians(die.angle_deg)
+    eu = np.array([math.cos(a), math.sin(a), 0.0])
+    ev = np.array([-math.sin(a), math.cos(a), 0.0])
+    ew = np.array([0.0, 0.0, 1.0])
+    lean = math.radians(die.lean_deg) if die.state == "cocked" else 0.0
+    lift = CHECKER_MM if die.state == "on_checker" else 0.0
+    base = np.array([offset_mm + die.x_mm, offset_mm + die.y_mm, lift])
+
+    def turn(v: float, w: float) -> tuple[float, float]:
+        """Die-frame (v, w) leaning about the edge at v = s/2, w = 0."""
+        dv = v - s / 2
+        return s / 2 + dv * math.cos(lean) + w * math.sin(lean), -dv * math.sin(
+            lean
+        ) + w * math.cos(lean)
+
+    def world(u: float, v: float, w: float) -> NDArray[np.float64]:
+        tv, tw = turn(v, w)
+        return np.asarray(base + u * eu + tv * ev + tw * ew, np.float64)
+
+    ex, ey, eh = eye
+
+    def project(points: NDArray[np.float64]) -> NDArray[np.int32]:
+        k = eh / np.maximum(eh - points[:, 2], 1.0)
+        x = ex + (points[:, 0] - ex) * k
+        y = ey + (points[:, 1] - ey) * k
+        return np.round(np.stack([x, y], 1) * PX_PER_MM * 16).astype(np.int32)
+
+    lx, ly = _light_dir(look)
+    light = np.array([0.6 * lx, 0.6 * ly, 0.8])
+    h = s / 2
+    # The shadow: the footprint on the board, pushed away from the light.
+    foot = np.array([world(u * h, v * h, 0.0) for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+    foot[:, :2] -= np.array([lx, ly]) * s * 0.3
+    foot[:, 2] = 0.0
+    cv2.fillConvexPoly(canvas, project(foot), (20, 20, 20), cv2.LINE_AA, 4)
+    sides = _sides(die.value)
+    # Each face: its centre and two half-axes in the die's frame, and its value.
+    faces = [
+        ((0.0, 0.0, s), (h, 0.0, 0.0), (0.0, h, 0.0), die.value),
+        ((h, 0.0, h), (0.0, h, 0.0), (0.0, 0.0, h), sides[0]),
+        ((0.0, h, h), (-h, 0.0, 0.0), (0.0, 0.0, h), sides[1]),
+        ((-h, 0.0, h), (0.0, -h, 0.0), (0.0, 0.0, h), sides[2]),
+        ((0.0, -h, h), (h, 0.0, 0.0), (0.0, 0.0, h), sides[3]),
+    ]
+    eye_v = np.array(eye, np.float64)
+    middle = world(0.0, 0.0, h)
+    ring = [(math.cos(t), math.sin(t)) for t in np.linspace(0, 2 * math.pi, 12, endpoint=False)]
+    for (cu, cv, cw), ax1, ax2, value in faces:
+        c = world(cu, cv, cw)
+        p1 = world(cu + ax1[0], cv + ax1[1], cw + ax1[2]) - c
+        p2 = world(cu + ax2[0], cv + ax2[1], cw + ax2[2]) - c
+        normal = (c - middle) / h
+        if float(normal @ (eye_v - c)) <= 0:
+            continue
+        shade = min(1.0, max(0.35, 0.45 + 0.55 * float(normal @ light) / 0.8))
+        corners = project(np.array([c - p1 - p2, c + p1 - p2, c + p1 + p2, c - p1 + p2]))
+        cv2.fillConvexPoly(canvas, corners, _shade(face_colour, shade), cv2.LINE_AA, 4)
+        cv2.polylines(canvas, [corners], True, _shade(face_colour, shade * 0.75), 1, cv2.LINE_AA, 4)
+        e1, e2 = p1 / h, p2 / h
+        r = s * 0.085
+        for p, q in _PIPS[value]:
+            pc = c + (p * 0.27 * s) * e1 + (q * 0.27 * s) * e2
+            pts = np.array([pc + r * (cx * e1 + cy * e2) for cx, cy in ring])
+            cv2.fillConvexPoly(canvas, project(pts), _shade(pip_colour, shade), cv2.LINE_AA, 4)
 
 
 def _point_outline(scene: Scene, geo: BoardGeometry, n: int) -> NDArray[np.int32]:
@@ -407,9 +498,13 @@ def _point_outline(scene: Scene, geo: BoardGeometry, n: int) -> NDArray[np.int32
 
 
 def _top_down(
-    scene: Scene, geo: BoardGeometry, rng: np.random.Generator
+    scene: Scene,
+    geo: BoardGeometry,
+    rng: np.random.Generator,
+    eye: tuple[float, float, float] | None = None,
 ) -> tuple[Image, dict[str, Any]]:
-    """The board from straight above at 2 px/mm, frame included; origin at the frame's corner."""
+    """The board from straight above at 2 px/mm, frame included; origin at the frame's
+    corner. With the camera's `eye` (canvas mm and height), dice are drawn solid."""
     st, f = scene.style, scene.frame_mm
     w_mm, h_mm = scene.width_mm + 2 * f, scene.height_mm + 2 * f
     size = (_mm(h_mm), _mm(w_mm))
@@ -440,7 +535,12 @@ def _top_down(
             _draw_checker(view, x, y, d, tints[item["color"]], item["layer"])
     else:
         _draw_checkers(view, checkers, d, st, scene.look, scene.seed)
-    dice = [_draw_die(canvas, die, offset_mm=f) for die in scene.dice]
+    if eye is not None:
+        for die in scene.dice:
+            _draw_solid_die(canvas, die, f, eye, scene.look)
+        dice = [_die_label(die) for die in scene.dice]
+    else:
+        dice = [_draw_die(canvas, die, offset_mm=f) for die in scene.dice]
     return canvas, {"checkers": checkers, "dice": dice}
 
 
@@ -483,6 +583,14 @@ def _camera(
     return k, shift @ k @ plane
 
 
+def _eye(scene: Scene, board_w: float, board_h: float) -> tuple[float, float, float]:
+    """The camera's centre over the board: (x, y) in board mm from the frame's corner, and
+    its height over the board (mm)."""
+    r = _rotation(scene.pose)
+    c = -r.T @ np.array([0.0, 0.0, scene.pose.distance_mm])
+    return float(c[0] + board_w / 2), float(c[1] + board_h / 2), float(-c[2])
+
+
 def _distortion_maps(
     k: NDArray[np.float64], dist: NDArray[np.float64], size: tuple[int, int]
 ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
@@ -520,7 +628,9 @@ def render(scene: Scene) -> Rendered:
     und_corners = cv2.perspectiveTransform(surface_mm.reshape(-1, 1, 2), h_board).reshape(-1, 2)
     geo_cal = scene_calibration(scene, _quad(und_corners))
     geo = BoardGeometry(geo_cal)
-    top, items = _top_down(scene, geo, rng)
+    top, items = _top_down(
+        scene, geo, rng, _eye(scene, board_w, board_h) if scene.dice_solid else None
+    )
     # Table background, then the board projected onto it.
     table = np.zeros((ih, iw, 3), np.uint8)
     table[:] = scene.style.table

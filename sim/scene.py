@@ -251,6 +251,7 @@ class Die:
     state: str = "flat"  # flat, cocked, on_checker
     style: str = "white"
     size_mm: float = 16.0
+    lean_deg: float = 25.0  # how far a cocked die leans (a solid die, `Scene.dice_solid`)
 
 
 @dataclass(frozen=True)
@@ -306,6 +307,12 @@ class Scene:
     point_length: float = 0.86
     point_inset_mm: float = 0.0
     point_arched: bool = False
+    # Dice drawn as solid cubes seen from the camera (`sim.renderer`): lifted by parallax,
+    # the side faces that face the camera shown with their pips and shaded, a cocked die
+    # leaning `Die.lean_deg` on an edge, a die on a checker lifted by the checker. Off:
+    # the top face drawn on the board (and a cocked die as a squashed top face beside a
+    # side face), as every default-family benchmark and test was made.
+    dice_solid: bool = False
 
 
 START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
