@@ -98,11 +98,22 @@ class Metrics:
 def _truth(entry: dict[str, Any]) -> list[tuple[float, float, float, int]]:
     """(x, y, match radius, value) for each labelled die; value 0 for a die whose face
     shows an emblem instead of pips (`nonstandard_box_idx`): not scored, and a die read
-    there is not an extra one."""
+    there is not an extra one.
+
+    A die read within 0.7 of its box's longer side of the box's centre is that die. Where
+    boxes enclose the pips only (`dice_real_dev`), a 1's box is its one pip, a fifth of
+    its face: its radius is that of the photo's other dice (their median box), or, with
+    none, twice its pip's."""
     out = []
     odd = set(entry.get("nonstandard_box_idx", []))
-    for k, (x, y, w, h, v) in enumerate(entry.get("boxes", [])):
-        out.append((x + w / 2, y + h / 2, 0.7 * max(w, h), 0 if k in odd else int(v)))
+    boxes = entry.get("boxes", [])
+    others = [max(b[2], b[3]) for b in boxes if int(b[4]) != 1]
+    usual = float(np.median(others)) if others else 0.0
+    for k, (x, y, w, h, v) in enumerate(boxes):
+        side = max(w, h)
+        if int(v) == 1:
+            side = max(side, usual if others else 2 * side)
+        out.append((x + w / 2, y + h / 2, 0.7 * side, 0 if k in odd else int(v)))
     for d in entry.get("dice", []) if "boxes" not in entry else []:
         out.append((d["center_px"][0], d["center_px"][1], d.get("radius_px", 15.0), d["value"]))
     return out
