@@ -33,6 +33,9 @@ class DiceSettings:
     present_min: float = 0.5  # a die is there where the reader says so with these odds
     apart_mm: float = 10.0  # dice read closer than this are one (the surer kept)
     value_min: float = 0.6  # a value read with lower odds is unreadable
+    # Each die found is read again in its square turned by 1, 2 and 3 quarter turns, up to
+    # this many readings in all (1: once), and its value's odds are their geometric mean.
+    read_turns: int = 4
     # A plain photo (no calibration) is searched at a ladder of scales
     # (vision.dicenet.plain_scales):
     plain_die_px: float = 16.0  # each scale makes dice this wide, as on a board at detect_px_per_mm
@@ -64,6 +67,7 @@ LIMITS = {  # what the reader can work with (a size of 0 divides by it, a step o
     "present_min": (0.0, 1.0),
     "apart_mm": (0.0, 1000.0),
     "value_min": (0.0, 1.0),
+    "read_turns": (1, 4),
     "plain_die_px": (1.0, 1024.0),
     "plain_side_min_px": (1.0, 100_000.0),
     "plain_pixels_max": (1, 100_000_000),

@@ -166,6 +166,20 @@ def read_at(
     return dice
 
 
+def _turned_values(cfg: DiceSettings, crops: list[Image]) -> list[Floats]:
+    """The odds of each value of the die in each square, read in the square as it is and
+    turned by each of `read_turns` quarter turns (a die's value does not change as it turns;
+    the reader's mistakes do): the geometric mean of the readings, normalised."""
+    turns = min(4, cfg.read_turns)
+    logs = np.zeros((len(crops), 6), np.float64)
+    for k in range(turns):
+        out = run_network("dice_reader.onnx", blob([np.rot90(c, k).copy() for c in crops]))
+        out = out.reshape(len(crops), -1)
+        logs += np.log(np.maximum(np.stack([softmax(o[1:7]) for o in out]), 1e-9))
+    means = np.exp(logs / turns - (logs / turns).max(axis=1, keepdims=True))
+    return [np.asarray(m / m.sum(), np.float32) for m in means]
+
+
 def find_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[NetDie]:
     """Every die on the board and its margin: marked by the detector, read where marked
     (again where its centre proved further off than `again_mm`), one per place."""
@@ -186,6 +200,11 @@ def find_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[NetDi
             math.dist((d.x_mm, d.y_mm), (e.x_mm, e.y_mm)) > cfg.apart_mm for e in kept
         ):
             kept.append(d)
+    if cfg.read_turns > 1 and kept:
+        scale, size = cfg.read_px_per_mm, cfg.read_px
+        crops = [warp(image, geo, around(geo, d.x_mm, d.y_mm, scale, size), False) for d in kept]
+        for d, values in zip(kept, _turned_values(cfg, crops), strict=True):
+            d.values = values
     return kept
 
 
@@ -325,4 +344,10 @@ def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
         side = kept[0].side_px  # the surest die's
         apart = cfg.plain_sizes_apart
         kept = [d for d in kept if side / apart <= d.side_px <= side * apart]
+    if cfg.read_turns > 1 and kept:
+        crops = [
+            pyramid.square(d.x_px, d.y_px, cfg.plain_die_px * ratio / d.side_px, size) for d in kept
+        ]
+        for d, values in zip(kept, _turned_values(cfg, crops), strict=True):
+            d.values = values
     return kept

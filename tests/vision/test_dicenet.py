@@ -178,3 +178,24 @@ def test_a_missing_or_corrupt_network_is_a_one_line_error(
             read_dice(CFG, r.image, BoardGeometry(r.calibration))
     finally:
         vision.networks.load_network.cache_clear()
+
+
+def test_a_die_read_turned_has_the_same_odds_whichever_way_its_square_was_turned() -> None:
+    # read_turns 4: the square read as it is and turned by 1, 2 and 3 quarter turns; a
+    # square turned a quarter is the same four readings, so the same odds.
+    die = Die(2, 200.0, 150.0, angle_deg=20, style="white", size_mm=16)
+    r = render(Scene(dice=(die,), image_size=(1280, 720)))
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    square = warp(r.image, geo, around(geo, 200.0, 150.0, CFG.read_px_per_mm, CFG.read_px), False)
+    four = replace(CFG, read_turns=4)
+    once = replace(CFG, read_turns=1)
+    a = vision.dicenet._turned_values(four, [square])[0]
+    b = vision.dicenet._turned_values(four, [np.rot90(square).copy()])[0]
+    assert np.allclose(a, b, atol=1e-5) and abs(float(a.sum()) - 1) < 1e-5
+    assert int(np.argmax(a)) == 1
+    # Once: the reader's own odds of the square as it is.
+    (single,) = vision.dicenet._turned_values(once, [square])
+    out = vision.networks.run_network("dice_reader.onnx", vision.dicenet.blob([square]))[0]
+    assert np.allclose(single, vision.networks.softmax(out[1:7]), atol=1e-5)
+    assert np.abs(single - a).max() > 1e-5  # the turned readings count
