@@ -8,10 +8,13 @@ JPEG compression. The labels say exactly where everything is: the playing surfac
 corners in the raw image, the camera model, each checker and each die.
 
 The board is drawn top-down in millimetres (2 px/mm) and projected through the
-plane's homography; heights (checkers, dice) are drawn in the top-down view, so
-a die's top face is not lifted by parallax. That is enough for calibration and
-checker counting; dice tests that need true 3-D appearance can extend it. Checkers
-are stacked as `calibration.layout` says, the convention the reader expects too.
+plane's homography; checkers' heights are drawn in the top-down view, not lifted by
+parallax. Dice are drawn so too (their top face; a cocked one as a squashed top face
+beside a side face) unless the scene's `dice_solid` asks for cubes seen from the
+camera: each corner is then drawn where the ray from the camera through it meets the
+board, so after the homography it lies where the camera sees it, and a flat die seen
+aslant shows the sides that face the camera. Checkers are stacked as
+`calibration.layout` says, the convention the reader expects too.
 """
 
 from __future__ import annotations
