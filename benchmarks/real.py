@@ -62,8 +62,10 @@ FLOORS = [
     Floor("cube read as a die", "board_real_dev/cube_as_die", at_most=1),
     Floor("flat dice read cocked or on a checker", "board_real_dev/dice_state_wrong", at_most=2),
     Floor("automatic corners within 1%", "board_real_dev/corners_within", at_least=4),
-    Floor("plain webcam dice right", "dice_real_dev/accuracy", at_least=0.83),
-    Floor("plain webcam phantom dice", "dice_real_dev/extra_dice", at_most=45),
+    # Raised from 0.83 and 45 with the dice read turned (read_turns) and a 1 matched as
+    # far from its pip as the photo's other dice from their boxes' centres (2026-11-25).
+    Floor("plain webcam dice right", "dice_real_dev/accuracy", at_least=0.87),
+    Floor("plain webcam phantom dice", "dice_real_dev/extra_dice", at_most=15),
     # The networks are fine-tuned on the top-down set: these two pin it, they claim nothing.
     # Lowered from 0.86 and 0 with the reader taught wrong sizes (2026-11-25: 85.7%, one
     # phantom die), which lifted the webcam set it was not trained on from 80.8% to 83.4%.

@@ -205,7 +205,7 @@ def _dice(rng: random.Random, scene: Scene) -> tuple[Die, ...]:
                         state=state,
                         style=random_dice_style(rng) if mixed else style,
                         size_mm=die_mm * (rng.uniform(0.95, 1.05) if mixed else 1.0),
-                        lean_deg=rng.uniform(10, 40) if scene.dice_solid else 25.0,
+                        lean_deg=rng.uniform(15, 45) if scene.dice_solid else 25.0,
                     )
                 )
                 break
