@@ -145,7 +145,7 @@ def training_scene(rng: random.Random) -> Scene:
                 fill=rng.uniform(0.6, 0.95),
             ),
         )
-    if rng.random() < SOLID_SHARE:  # dice as cubes seen from the camera, often from aslant
+    if SOLID_SHARE and rng.random() < SOLID_SHARE:  # solid dice, often seen from aslant
         pose = scene.pose
         if rng.random() < 0.5:
             pose = replace(pose, tilt_deg=rng.uniform(10, 35), distance_mm=rng.uniform(600, 1600))
