@@ -232,8 +232,9 @@ class BoardReader(Counting):
     def edges(self, view: Image) -> tuple[FloatImage, FloatImage, FloatImage]:
         """The gradient (x, y) of the channel that changes most, per pixel; and the edge map."""
         smooth = cv2.GaussianBlur(view, (0, 0), 0.8)
-        gx = cv2.split(cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3))
-        gy = cv2.split(cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3))
+        channels = cv2.split(smooth)
+        gx = [cv2.Sobel(c, cv2.CV_32F, 1, 0, ksize=3) for c in channels]
+        gy = [cv2.Sobel(c, cv2.CV_32F, 0, 1, ksize=3) for c in channels]
         # The first channel's, replaced where a later one's is strictly larger (in OpenCV's
         # own operations: a third of the time of numpy's, the same values).
         bx, by = gx[0], gy[0]
@@ -340,12 +341,20 @@ class BoardReader(Counting):
         # Each gradient sample's x, y and squared size, gathered by flat index.
         flat_x, flat_y, flat_m = gx.ravel(), gy.ravel(), (gx * gx + gy * gy).ravel()
 
-        def shares(points: NDArray[np.float64], rr: NDArray[np.float64]) -> NDArray[np.float64]:
-            """Per point x shift x radius: the share of the ring on edges facing the centre."""
-            ix = np.rint(points[..., 0][..., None, None, None] + rr * cos).astype(np.intp)
-            iy = np.rint(points[..., 1][..., None, None, None] + rr * sin).astype(np.intp)
-            np.clip(ix, 0, w - 1, out=ix)
-            np.clip(iy, 0, h - 1, out=iy)
+        def shares(
+            points: NDArray[np.float64], shifts: NDArray[np.float64], rr: NDArray[np.float64]
+        ) -> NDArray[np.float64]:
+            """Per point x shift x radius: the share of the ring on edges facing the centre.
+            (Shifts of an even number of whole pixels are added to the ring's pixels found
+            round the point: the same pixels as rounding each shifted ring, rounding half to
+            even, at a ninth of the work.)"""
+            even = bool((shifts % 2 == 0).all())
+            at = points[:, None, :] + (np.zeros((1, 2)) if even else shifts[None])
+            ix = np.rint(at[..., 0, None, None, None] + rr * cos).astype(np.intp)
+            iy = np.rint(at[..., 1, None, None, None] + rr * sin).astype(np.intp)
+            steps = (shifts if even else np.zeros_like(shifts)).astype(np.intp)
+            ix = np.clip(ix + steps[None, :, 0, None, None, None], 0, w - 1)
+            iy = np.clip(iy + steps[None, :, 1, None, None, None], 0, h - 1)
             iy *= w
             iy += ix
             sx, sy, mag2 = flat_x.take(iy), flat_y.take(iy), flat_m.take(iy)
@@ -356,22 +365,25 @@ class BoardReader(Counting):
         # The best centre within 2 px either way, with the middle size (a thin ring on the
         # coarse steps, one 3 px thick on the last); then the best size there.
         refined = centres.astype(np.float64)
+        around = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.float64)
         for k, step in enumerate(self.s.refine_steps):
             last = k == len(self.s.refine_steps) - 1
             ring = rr[:, :, 1:2] if last else rr[:, :, 1:2, 1:2]
-            shifts = step * np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], float)
-            trial = refined[:, None, :] + shifts[None, :, :]  # centres x shifts x 2
-            flat = shares(trial, ring).reshape(len(centres), -1)  # centres x shifts
-            refined = trial[np.arange(len(centres)), flat.argmax(axis=1)]
-        scores = shares(refined[:, None, :], rr).reshape(len(centres), -1).max(axis=1)
+            shifts = step * around
+            flat = shares(refined, shifts, ring).reshape(len(centres), -1)  # centres x shifts
+            refined = refined + shifts[flat.argmax(axis=1)]
+        scores = shares(refined, around[4:5], rr).reshape(len(centres), -1).max(axis=1)
         # Inside the rim a checker is one colour all round; the streaks of a wooden point, or
         # the triangle and the cloth beside it, are not.
         inner = np.array(self.s.inside_radii)[None, :, None] * radii[1]  # 1 x rings x 1
         ix = np.clip(np.rint(refined[:, 0:1, None] + inner * cos).astype(np.intp), 0, w - 1)
         iy = np.clip(np.rint(refined[:, 1:2, None] + inner * sin).astype(np.intp), 0, h - 1)
-        colours = smooth[iy, ix].astype(np.float32)  # centres x rings x angles x 3
-        centre = np.median(colours, axis=2, keepdims=True)
-        near = np.abs(colours - centre).max(axis=3) <= self.s.inside_spread
+        at = 3 * (iy * w + ix)
+        flat_bgr = smooth.ravel()
+        channels = [flat_bgr.take(at + c) for c in range(3)]  # each centres x rings x angles
+        colours = np.stack(channels, axis=2).astype(np.float32)  # ... x 3 x angles
+        centre = np.median(colours, axis=3, keepdims=True)
+        near = np.abs(colours - centre).max(axis=2) <= self.s.inside_spread
         uniform = near.mean(axis=2).max(axis=1)
         patterned = (scores >= self.s.rim_sure) & (uniform >= self.s.inside_min)
         return np.where(patterned, scores, np.minimum(scores, uniform)).astype(np.float64), refined
