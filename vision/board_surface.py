@@ -11,6 +11,7 @@ is as large as a good part of a checker, makes the point unsure; a die is too sm
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -118,17 +119,19 @@ def _nearest(
     move: a dark checker on a dark triangle would match the triangle a step inward on
     both sides of it."""
     a, c = ref.shape[:2]
-    padded = np.full((a + 2, c + 2, 3), np.nan)
-    padded[1:-1, 1:-1] = ref
-    tries = []
-    for da in (0, 1, 2):
-        for dc in (0, 1, 2):
-            diff = px - padded[da : da + a, dc : dc + c]
-            tries.append(np.sqrt((diff * diff).sum(axis=-1)))
-    dist = np.stack(tries)  # moves x points x along x across
-    # A sample the move leaves without a reference counts as far off, so no move wins by
-    # leaving the point's odd spots out.
-    cost = np.where(np.isfinite(dist), np.minimum(dist, FAR), FAR) * use[None]
+    padded = np.full((3, a + 2, c + 2), np.nan)  # each channel alone: contiguous
+    padded[:, 1:-1, 1:-1] = np.moveaxis(ref, -1, 0)
+    channels = np.ascontiguousarray(np.moveaxis(px, -1, 0))
+    dist = np.empty((9, *px.shape[:-1]))  # moves x points x along x across
+    for k, (da, dc) in enumerate(itertools.product((0, 1, 2), (0, 1, 2))):
+        square = np.zeros(px.shape[:-1])
+        for channel, moved in zip(channels, padded[:, da : da + a, dc : dc + c], strict=True):
+            diff = channel - moved
+            square += diff * diff
+        np.sqrt(square, out=dist[k])
+    # A sample the move leaves without a reference (NaN: no distance is infinite) counts as
+    # far off, so no move wins by leaving the point's odd spots out.
+    cost = np.fmin(dist, FAR) * use[None]
     best = cost.sum(axis=(2, 3)).argmin(axis=0)  # per point
     out = dist[best, np.arange(len(best))]
     return np.where(np.isfinite(out), out, np.nan)
