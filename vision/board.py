@@ -463,8 +463,16 @@ class BoardReader(Counting):
         cmap = self.circle_map(edges)
         found = self._all_circles(cmap, gx, gy, smooth, lab)
         found = self._bar_together(found)
-        colours = np.array([c for f in found for c in f.colours], np.float64).reshape(-1, 6)
-        split = split_colours(colours, self.s.colour_gap_min, self.colour_centres, self.learned)
+        odds = self.counter.odds(view) if self.counter is not None else None
+        # The checkers the network will count where the rings saw none are split with the
+        # rest: a board whose dark checkers only the network sees shows both colours.
+        colours = [c for f in found for c in f.colours] + self._unseen_colours(found, odds, lab)
+        split = split_colours(
+            np.array(colours, np.float64).reshape(-1, 6),
+            self.s.colour_gap_min,
+            self.colour_centres,
+            self.learned,
+        )
         if split.centres is not None and split.confidence >= 1.0:
             # This board's two colours, for frames that show one colour only (late in a
             # bear-off): a gold checker alone is still black's.
@@ -519,7 +527,10 @@ class BoardReader(Counting):
                 black[25 - int(place.name)] += count
             places_out.append(PlaceReading(place.name, color, count, conf, f.circles))
         unexplained = self._surface_check(lab, found, places_out)
-        self._second_opinion(view, lab, split, places_out, (white, black), colour_sure, unexplained)
+        if odds is not None:
+            self._second_opinion(
+                odds, lab, split, places_out, (white, black), colour_sure, unexplained
+            )
         self._at_most_fifteen(found, places_out, white, black)
         confidence = min(p.confidence for p in places_out)
         for side in (white, black):
@@ -530,9 +541,24 @@ class BoardReader(Counting):
         elapsed = (time.perf_counter() - t0) * 1000
         return BoardReading(white, black, confidence, places_out, elapsed)
 
+    def _unseen_colours(
+        self, found: list[_Found], odds: NDArray[np.float64] | None, lab: Image
+    ) -> list[tuple[float, ...]]:
+        """The colours where the network's count will be read over rings that saw no
+        checker (`_second_opinion`): at the first checker's place of each such point, and
+        of each half of the bar where no ring saw a checker on it."""
+        if odds is None:
+            return []
+        counts, sure = odds.argmax(axis=1), odds.max(axis=1) >= self.s.net_sure
+        by_name = {f.place.name: f for f in found}
+        places = [k for k in range(24) if counts[k] and sure[k] and not by_name[str(k + 1)].circles]
+        if not by_name["bar"].circles and sure[24:].all():
+            places += [k for k in (24, 25) if counts[k]]
+        return [self._first_slot_colour(k, lab) for k in places]
+
     def _second_opinion(
         self,
-        view: Image,
+        odds: NDArray[np.float64],
         lab: Image,
         split: ColourSplit,
         places: list[PlaceReading],
@@ -562,9 +588,6 @@ class BoardReader(Counting):
         unsure), and the network's counts are read only where the rings saw nothing on the
         bar, each half's in the colour where its first checker lies.
         """
-        if self.counter is None:
-            return
-        odds = self.counter.odds(view)
         index = {p.place: i for i, p in enumerate(places)}
         for n in range(1, 25):
             i = index[str(n)]
@@ -629,12 +652,17 @@ class BoardReader(Counting):
     def _first_colour(self, k: int, lab: Image, split: ColourSplit) -> tuple[str, float]:
         """Whose is the checker at the first place along `self.places[k]`, and how sure (by
         the board's colour split): for checkers the network counted and the rings did not."""
-        place = self.places[k]
-        at = self.to_view(place.x_mm, place.origin_mm + place.sign * 0.5 * self.pitch_mm)
-        colour = np.array(self.colours_at(lab, np.array([at], np.float64)), np.float64)
+        colour = np.array([self._first_slot_colour(k, lab)], np.float64)
         centres = split.centres if split.centres is not None else self.colour_centres
         one = split_colours(colour, self.s.colour_gap_min, centres)
         return ("white" if one.white[0] else "black"), float(one.sure[0])
+
+    def _first_slot_colour(self, k: int, lab: Image) -> tuple[float, ...]:
+        """The colour (`checker_colours`) where the first checker along `self.places[k]`
+        lies."""
+        place = self.places[k]
+        at = self.to_view(place.x_mm, place.origin_mm + place.sign * 0.5 * self.pitch_mm)
+        return self.colours_at(lab, np.array([at], np.float64))[0]
 
     def _surface_check(
         self, lab: Image, found: list[_Found], places: list[PlaceReading]

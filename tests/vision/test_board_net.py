@@ -6,13 +6,14 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import vision.networks
 from calibration.geometry import BoardGeometry
-from sim import START, STYLES, Scene, random_scene, render
+from sim import START, STYLES, WIDE_STYLES, Scene, random_scene, render
 from vision.board import BoardReader, BoardSettings
 from vision.board_net import PLACES, STRIP_H, STRIP_W, StripCounter
 from vision.board_surface import unexplained_areas as real_areas
@@ -20,6 +21,7 @@ from vision.errors import VisionError
 
 # Styles the network was never trained on (scripts/checkernet_data.py's HELD_OUT).
 HELD_OUT = [s for s in STYLES if s.name in ("cork", "leather")]
+DARK_LIGHTNESS = 25.0  # L* (0-100) between a black checker's and a red one's
 
 
 def _counts(white: list[int] | tuple[int, ...], black: list[int] | tuple[int, ...]) -> list[int]:
@@ -158,3 +160,36 @@ def test_the_bar_is_compared_by_its_total_and_recounted_only_where_the_rings_saw
     reading = reader.read(image)
     assert reading.white[25] + reading.black[25] == 1
     assert reading.white[1:25] == list(START)[1:25] and reading.black[1:25] == list(START)[1:25]
+
+
+def test_checkers_only_the_network_sees_are_split_with_the_rest_by_colour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Red (white's, the lighter) and black checkers on a black board: the rings are made
+    # blind to the black ones, so the colours they see are one, and a darkish one. The
+    # network counts the black ones; their colours, where they lie, join the split, and
+    # each side's checkers are read in its own colour.
+    style = next(s for s in WIDE_STYLES if s.name == "red-black")
+    scene = replace(random_scene(random.Random(3), family="wide"), style=style)
+    r = render(scene)
+    assert r.calibration is not None
+    real_circles = BoardReader._all_circles
+
+    def no_black(self: BoardReader, *args: Any) -> Any:
+        found = real_circles(self, *args)
+        for f in found:
+            keep = [k for k, colour in enumerate(f.colours) if colour[0] > DARK_LIGHTNESS]
+            f.circles = [f.circles[k] for k in keep]
+            f.colours = [f.colours[k] for k in keep]
+            f.along_d = [f.along_d[k] for k in keep]
+        return found
+
+    monkeypatch.setattr(BoardReader, "_all_circles", no_black)
+    reading = BoardReader(BoardGeometry(r.calibration)).read(r.image)
+    by = {p.place: p for p in reading.places}
+    white_points = [n for n in range(1, 25) if START[n]]
+    black_points = [25 - n for n in range(1, 25) if START[n]]
+    assert all(not by[str(n)].circles for n in black_points)  # the rings saw none of them
+    assert [by[str(n)].color for n in white_points] == ["white"] * len(white_points)
+    assert [by[str(n)].color for n in black_points] == ["black"] * len(black_points)
+    assert reading.white == list(START) and reading.black == list(START)
