@@ -617,26 +617,35 @@ class BoardReader(Counting):
         counts = odds[24:].argmax(axis=1)
         total = int(counts.sum())
         sure = float(odds[24:].max(axis=1).min())
-        blind = not any(places[h].count or places[h].circles for h in halves)
-        if total and blind and sure >= self.s.net_sure:
-            # The rings saw nothing on the bar: each half's checkers, of the colour where
-            # its first one lies (from the middle out).
+        # The rings' checkers in each half of the bar (the strips run from its middle,
+        # white's half downwards), whatever their colour.
+        middle = self.geo.height_mm / 2
+        seen = [c[1] for h in halves for c in places[h].circles]
+        in_half = [sum(y > middle for y in seen), sum(y <= middle for y in seen)]
+        blind = [n == 0 for n in in_half]
+        agree = all(int(c) == n for c, n, b in zip(counts, in_half, blind, strict=True) if not b)
+        unseen = [int(c) if b else 0 for c, b in zip(counts, blind, strict=True)]
+        if sum(unseen) and agree and sure >= self.s.net_sure:
+            # A half where the rings saw nothing, the network agreeing with them on the
+            # other: its checkers, of the colour where its first one lies (from the middle
+            # out); read over rings sure there was nothing, not sure.
             on_bar = {"white": 0, "black": 0}
             least = sure
             if min(places[h].confidence for h in halves) >= 0.5:
                 least = min(least, self.s.net_disagree)
-            for k, n in zip((24, 25), counts, strict=True):
+            for k, n in zip((24, 25), unseen, strict=True):
                 if n:
                     color, color_sure = self._first_colour(k, lab, split)
-                    on_bar[color] += int(n)
+                    on_bar[color] += n
                     least = min(least, color_sure)
             for i, (owner, side) in zip(
                 halves, (("white", sides[0]), ("black", sides[1])), strict=True
             ):
-                side[25] = on_bar[owner]
+                side[25] += on_bar[owner]
                 p = places[i]
+                count = p.count + on_bar[owner]
                 places[i] = replace(
-                    p, count=on_bar[owner], color=owner if on_bar[owner] else None, confidence=least
+                    p, count=count, color=owner if count else None, confidence=least
                 )
             return
         for i in halves:

@@ -162,6 +162,56 @@ def test_the_bar_is_compared_by_its_total_and_recounted_only_where_the_rings_saw
     assert reading.white[1:25] == list(START)[1:25] and reading.black[1:25] == list(START)[1:25]
 
 
+def _without_dark_circles(monkeypatch: pytest.MonkeyPatch, places: set[str] | None) -> None:
+    """The rings made blind to dark checkers (L* below DARK_LIGHTNESS) at `places`
+    (`_Found` place names; None: everywhere)."""
+    real_circles = BoardReader._all_circles
+
+    def blind(self: BoardReader, *args: Any) -> Any:
+        found = real_circles(self, *args)
+        for f in found:
+            if places is not None and f.place.name not in places:
+                continue
+            keep = [k for k, colour in enumerate(f.colours) if colour[0] > DARK_LIGHTNESS]
+            f.circles = [f.circles[k] for k in keep]
+            f.colours = [f.colours[k] for k in keep]
+            f.along_d = [f.along_d[k] for k in keep]
+        return found
+
+    monkeypatch.setattr(BoardReader, "_all_circles", blind)
+
+
+def test_a_half_of_the_bar_the_rings_saw_nothing_on_is_read_by_the_network(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two white checkers and one black on the bar, the rings blind to the black one (a
+    # dark checker on a dark bar): the network, agreeing with the rings on white's half,
+    # gives black's half its checker, in the colour where it lies; not sure (the rings
+    # were sure the half was bare).
+    white = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)
+    black = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1)
+    r = render(_scene(0, white, black))
+    assert r.calibration is not None
+    reader = BoardReader(BoardGeometry(r.calibration))
+    assert reader.read(r.image).black == list(black)  # seen, the rings count it
+    _without_dark_circles(monkeypatch, {"bar-white", "bar-black"})
+    reading = BoardReader(BoardGeometry(r.calibration)).read(r.image)
+    by = {p.place: p for p in reading.places}
+    assert not by["bar-black"].circles and len(by["bar-white"].circles) == 2
+    assert reading.white == list(white) and reading.black == list(black)
+    assert by["bar-black"].confidence <= reader.s.net_disagree
+    # A network that disagrees with the rings on white's half is not heard on black's.
+    says = _counts(white, black)
+    odds = np.full((PLACES, 16), 0.01 / 15)
+    odds[np.arange(PLACES), says] = 0.99
+    odds[24] = odds[0]  # three in white's half, where the rings saw two
+    odds[24, 3], odds[24, says[0]] = 0.99, 0.01 / 15
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view: odds)
+    reading = BoardReader(BoardGeometry(r.calibration)).read(r.image)
+    assert reading.white[25] == 2 and reading.black[25] == 0
+    assert reading.confidence <= reader.s.net_disagree
+
+
 def test_checkers_only_the_network_sees_are_split_with_the_rest_by_colour(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -173,18 +223,7 @@ def test_checkers_only_the_network_sees_are_split_with_the_rest_by_colour(
     scene = replace(random_scene(random.Random(3), family="wide"), style=style)
     r = render(scene)
     assert r.calibration is not None
-    real_circles = BoardReader._all_circles
-
-    def no_black(self: BoardReader, *args: Any) -> Any:
-        found = real_circles(self, *args)
-        for f in found:
-            keep = [k for k, colour in enumerate(f.colours) if colour[0] > DARK_LIGHTNESS]
-            f.circles = [f.circles[k] for k in keep]
-            f.colours = [f.colours[k] for k in keep]
-            f.along_d = [f.along_d[k] for k in keep]
-        return found
-
-    monkeypatch.setattr(BoardReader, "_all_circles", no_black)
+    _without_dark_circles(monkeypatch, None)
     reading = BoardReader(BoardGeometry(r.calibration)).read(r.image)
     by = {p.place: p for p in reading.places}
     white_points = [n for n in range(1, 25) if START[n]]
