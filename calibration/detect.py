@@ -229,18 +229,25 @@ def _consensus(t: FloatArray, o: FloatArray, tolerance: float) -> NDArray[np.boo
     return best
 
 
-def _side_score(lab: Lab, fit: SideFit, length: float, board_w: float) -> tuple[float, FloatArray]:
-    """A frame just outside the side (one even colour) and a clear step to the inside."""
+def _side_score(
+    lab: Lab, fit: SideFit, length: float, board_w: float, scale: float
+) -> tuple[float, FloatArray]:
+    """A frame just outside the side (one even colour) and a clear step to the inside, in
+    units of `scale` (the image's own contrast: `_contrast_scale`)."""
     a, u, n, coef = fit
     ts = np.linspace(0.05, 0.95, 48) * length
     curve = np.asarray(np.polyval(coef, ts), dtype=np.float64)
-    scale = float(np.std(lab.reshape(-1, 3), axis=0).mean()) + 1e-3
     outside = _strip(lab, a, u, n, ts, -np.linspace(0.004, 0.018, 5) * board_w, curve)
     inside = _strip(lab, a, u, n, ts, np.linspace(0.004, 0.012, 3) * board_w, curve)
     uneven = np.linalg.norm(outside - np.median(outside.reshape(-1, 3), axis=0), axis=2)
     step = np.linalg.norm(inside.mean(axis=0) - outside.mean(axis=0), axis=1)
     colour = np.asarray(np.median(outside.reshape(-1, 3), axis=0), dtype=np.float64)
     return (float(np.median(step)) - 2 * float(np.mean(uneven))) / scale, colour
+
+
+def _contrast_scale(lab: Lab) -> float:
+    """The image's contrast, that side scores are measured in: the channels' mean spread."""
+    return float(np.std(lab.reshape(-1, 3), axis=0).mean()) + 1e-3
 
 
 def _colour_distance(a: FloatArray, b: FloatArray) -> float:
@@ -288,11 +295,12 @@ def _frame_surface(lab: Lab, outline: FloatArray) -> tuple[FloatArray, float]:
     radius = float(np.linalg.norm(outline - centre, axis=1).mean())
     # Each side's candidate edges from every start, with the colour just outside them.
     candidates: list[list[tuple[float, FloatArray, SideFit]]] = [[], [], [], []]
+    scale = _contrast_scale(lab)
     for shift in WALK_STARTS:  # the outline may sit on the frame's outer edge, or inside it
         start = centre + (outline - centre) * (1 + shift * board_w / radius)
         for i, fit in enumerate(_walk_in(lab, start)):
             if fit is not None:
-                score, colour = _side_score(lab, fit, _side(start, i)[3], board_w)
+                score, colour = _side_score(lab, fit, _side(start, i)[3], board_w, scale)
                 candidates[i].append((score, colour, fit))
     # The frame is one colour all round: the colour found outside an edge on all four sides.
     best_frame: tuple[int, float, list[SideFit]] | None = None
