@@ -622,9 +622,9 @@ class BoardReader(Counting):
         middle = self.geo.height_mm / 2
         seen = [c[1] for h in halves for c in places[h].circles]
         in_half = [sum(y > middle for y in seen), sum(y <= middle for y in seen)]
-        blind = [n == 0 for n in in_half]
-        agree = all(int(c) == n for c, n, b in zip(counts, in_half, blind, strict=True) if not b)
-        unseen = [int(c) if b else 0 for c, b in zip(counts, blind, strict=True)]
+        bare = [n == 0 for n in in_half]
+        agree = all(int(c) == n for c, n, b in zip(counts, in_half, bare, strict=True) if not b)
+        unseen = [int(c) if b else 0 for c, b in zip(counts, bare, strict=True)]
         if sum(unseen) and agree and sure >= self.s.net_sure:
             # A half where the rings saw nothing, the network agreeing with them on the
             # other: its checkers, of the colour where its first one lies (from the middle
