@@ -1,7 +1,7 @@
 """Training scenes for the dice networks (`vision/dicenet.py`), rendered by `sim`.
 
     python3 scripts/dicenet_data.py OUT --scenes 6000 --seed 100000 [--jobs 2] [--shards 12]
-        [--solid SHARE]
+        [--solid SHARE] [--facing]
 
 Each scene is a random board (the renderer's styles, or colours drawn at random),
 checkers at the start or anywhere, and 0-8 dice (the renderer's four styles, or
@@ -11,9 +11,10 @@ job into OUT/shard_NN.npz:
 - `det`: each scene's board seen from above at 1 px/mm (`dicenet.board_frame`), and
   `det_dice`: (scene, x, y) of each die's centre in that view's pixels;
 - `crops`: squares round each die's centre and round places without one (random
-  places, checkers, beside a die), `read_px_per_mm` px/mm, and for each the offset of the
-  nearest die's centre from the square's centre (px; nan where none lies inside), with
-  that die's value and state.
+  places, checkers, beside a die), `read_px_per_mm` px/mm (with `--facing` each turned so
+  that the camera's foot lies down in it, `dicenet.facing`), and for each the offset of
+  the nearest die's centre from the square's centre (px of the square; nan where none
+  lies inside), with that die's value and state.
 
 Seeds apart from the benchmark's and the tests' (2026, 7, 11, 12, ...): 100000 on.
 """
@@ -48,7 +49,7 @@ from sim import (  # noqa: E402
     render,
     scene_calibration,
 )
-from vision.dicenet import STATES, around, board_frame, warp  # noqa: E402
+from vision.dicenet import STATES, around, board_frame, facing, warp  # noqa: E402
 
 DETECT_SCALE = 1.0
 DETECT_MARGIN = 60.0
@@ -60,6 +61,9 @@ NEGATIVES = 10
 # degrees (flat dice then show their sides, as on any camera not straight above the die),
 # half of them lit from any side.
 SOLID_SHARE = 0.0  # (`--solid`)
+# The reader's squares turned so that the board point below the camera lies straight down in
+# each (`vision.dicenet.facing`): for a reader that reads them so (`dicenet.READ_FACING`).
+FACING = False  # (`--facing`)
 
 
 def _colour(rng: random.Random, lo: int = 0, hi: int = 255) -> tuple[int, int, int]:
@@ -246,12 +250,16 @@ def scene_data(seed: int) -> dict[str, object]:
         places.append((x, y))
     crops, near, value, state = [], [], [], []
     for x, y in places:
-        crops.append(warp(r.image, geo, around(geo, x, y, READ_SCALE, CROP), cache=False))
+        # `--facing`: turned so that the camera's foot lies down (`dicenet.facing`).
+        turn = facing(geo, x, y, READ_SCALE) if FACING else 0.0
+        c, s = math.cos(turn), math.sin(turn)
+        crops.append(warp(r.image, geo, around(geo, x, y, READ_SCALE, CROP, turn), cache=False))
         best = None
         for (dx, dy), (die, _) in zip(centres, dice, strict=True):
             dist = math.hypot(dx - x, dy - y)
-            if best is None or dist < best[0]:
-                best = (dist, (dx - x) * READ_SCALE, (dy - y) * READ_SCALE, die)
+            if best is None or dist < best[0]:  # the offset in the turned square's pixels
+                u, v = c * (dx - x) + s * (dy - y), -s * (dx - x) + c * (dy - y)
+                best = (dist, u * READ_SCALE, v * READ_SCALE, die)
         if best is None or best[0] * READ_SCALE > CROP / 2:
             near.append((np.nan, np.nan))
             value.append(0)
@@ -309,9 +317,13 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--shards", type=int, default=12)
     ap.add_argument("--solid", type=float, default=0.0, help="share of scenes with solid dice")
+    ap.add_argument(
+        "--facing", action="store_true", help="squares turned so that the camera's foot is down"
+    )
     args = ap.parse_args()
-    global SOLID_SHARE
+    global SOLID_SHARE, FACING
     SOLID_SHARE = args.solid
+    FACING = args.facing
     Path(args.out).mkdir(parents=True, exist_ok=True)
     seeds = [args.seed + k for k in range(args.scenes)]
     work = [(args.out, j, seeds[j :: args.shards]) for j in range(args.shards)]

@@ -41,18 +41,32 @@ STATES = ("flat", "cocked", "on_checker")
 @dataclass(frozen=True)
 class View:
     """A top-down view of the board and a margin round it: view pixel (col, row) shows
-    board mm (x0 + (col + 0.5) / scale, y0 + (row + 0.5) / scale)."""
+    board mm (x0 + (col + 0.5) / scale, y0 + (row + 0.5) / scale), that view turned by
+    `turn` radians about its centre (its rows' direction, +x, then points along board
+    (cos turn, sin turn); 0 for the whole board's view)."""
 
     scale: float  # view px per board mm
     x0: float
     y0: float
     width: int
     height: int
+    turn: float = 0.0
+
+    def _centre(self) -> tuple[float, float]:
+        return self.x0 + self.width / 2 / self.scale, self.y0 + self.height / 2 / self.scale
 
     def to_mm(self, col: float, row: float) -> tuple[float, float]:
-        return self.x0 + (col + 0.5) / self.scale, self.y0 + (row + 0.5) / self.scale
+        x, y = self.x0 + (col + 0.5) / self.scale, self.y0 + (row + 0.5) / self.scale
+        if not self.turn:
+            return x, y
+        (cx, cy), c, s = self._centre(), math.cos(self.turn), math.sin(self.turn)
+        return cx + c * (x - cx) - s * (y - cy), cy + s * (x - cx) + c * (y - cy)
 
     def to_px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        if self.turn:
+            (cx, cy), c, s = self._centre(), math.cos(self.turn), math.sin(self.turn)
+            dx, dy = x_mm - cx, y_mm - cy
+            x_mm, y_mm = cx + c * dx + s * dy, cy - s * dx + c * dy
         return (x_mm - self.x0) * self.scale - 0.5, (y_mm - self.y0) * self.scale - 0.5
 
 
@@ -78,6 +92,9 @@ def _maps(geo: BoardGeometry, view: View) -> tuple[NDArray[Any], NDArray[Any]]:
     cols = np.arange(0, view.width + step, step, dtype=np.float64)
     rows = np.arange(0, view.height + step, step, dtype=np.float64)
     gx, gy = np.meshgrid(view.x0 + (cols + 0.5) / view.scale, view.y0 + (rows + 0.5) / view.scale)
+    if view.turn:
+        (cx, cy), c, s = view._centre(), math.cos(view.turn), math.sin(view.turn)
+        gx, gy = cx + c * (gx - cx) - s * (gy - cy), cy + s * (gx - cx) + c * (gy - cy)
     px = geo.mm_to_px(np.stack([gx.ravel(), gy.ravel()], axis=1)).astype(np.float32)
     mx, my = dense_maps(px.reshape(len(rows), len(cols), 2), view.width, view.height, step)
     m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
@@ -100,10 +117,77 @@ def warp(image: Image, geo: BoardGeometry, view: View, cache: bool = True) -> Im
     return np.asarray(out, np.uint8)
 
 
-def around(geo: BoardGeometry, x_mm: float, y_mm: float, scale: float, size: int) -> View:
-    """The view `size` px square at `scale` centred on board point (x_mm, y_mm)."""
+def around(
+    geo: BoardGeometry, x_mm: float, y_mm: float, scale: float, size: int, turn: float = 0.0
+) -> View:
+    """The view `size` px square at `scale` centred on board point (x_mm, y_mm), turned by
+    `turn` radians (`facing`)."""
     half = size / 2 / scale
-    return View(scale, x_mm - half, y_mm - half, size, size)
+    return View(scale, x_mm - half, y_mm - half, size, size, turn)
+
+
+# --- where the camera is ------------------------------------------------------------------
+# A die seen aslant shows the side faces that face the camera, and in the board seen from
+# above (the reader's squares) it is stretched away from the camera's foot (the board point
+# straight below the camera). A flat die so seen shows a side towards the foot; a cocked
+# die shows one wherever it leans. A reader's square round a die can therefore be turned so
+# that the direction towards the foot is always down in it (+row): then a side face below
+# the top face is what a flat die shows, and one anywhere else means a cocked die.
+FOOT_DIE_MM = 16.0  # a die's size, to tell where its side faces show at all (`facing`)
+# Whether the reader's squares are so turned: only for a reader trained on squares turned so
+# (`scripts/dicenet_data.py --facing`); the shipped one was trained on squares in the
+# board's axes (see scripts/train_dicenet.py, "Tried and not shipped").
+READ_FACING = False
+
+
+@functools.lru_cache(maxsize=8)
+def camera_foot(geo: BoardGeometry) -> tuple[float, float, float]:
+    """The board point straight below the camera (x, y in board mm) and the camera's height
+    over the board (mm), from the calibration's homography: the camera's matrix where the
+    calibration has one, else the principal point at the image's centre and the focal
+    length that makes the board's two axes square to each other and equally long (one
+    homography fixes it unless the camera looks straight down, where any focal length
+    does: then the image's larger side is taken)."""
+    h = geo.mm_to_px_h
+    iw, ih = geo.cal.image_size
+    if geo.k is not None:
+        k = geo.k
+    else:
+        centred = np.array([[1, 0, -iw / 2], [0, 1, -ih / 2], [0, 0, 1]], np.float64) @ h
+        (a, b, _), (c, d, _), (e, f, _) = centred
+        # With K = diag(F, F, 1): r1 . r2 = 0 and |r1| = |r2| are linear in 1/F^2.
+        rows = np.array([[a * b + c * d, e * f], [a * a + c * c - b * b - d * d, e * e - f * f]])
+        w = float(-(rows[:, 0] @ rows[:, 1]) / max(float(rows[:, 0] @ rows[:, 0]), 1e-30))
+        side = float(max(iw, ih))
+        focal = 1 / math.sqrt(w) if w > 0 else side
+        if not side / 10 < focal < side * 10:  # the camera about straight down
+            focal = side
+        k = np.array([[focal, 0, iw / 2], [0, focal, ih / 2], [0, 0, 1]], np.float64)
+    m = np.linalg.inv(k) @ h
+    norm = (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1])) / 2
+    m = m / norm if m[2, 2] > 0 else -m / norm  # the board in front of the camera
+    r = np.column_stack([m[:, 0], m[:, 1], np.cross(m[:, 0], m[:, 1])])
+    u, _, vt = np.linalg.svd(r)
+    r = u @ vt
+    eye = -r.T @ m[:, 2]
+    return float(eye[0]), float(eye[1]), abs(float(eye[2]))
+
+
+def _read_turn(geo: BoardGeometry, x_mm: float, y_mm: float, scale: float) -> float:
+    """How the reader's square round a board point is turned (`READ_FACING`)."""
+    return facing(geo, x_mm, y_mm, scale) if READ_FACING else 0.0
+
+
+def facing(geo: BoardGeometry, x_mm: float, y_mm: float, scale: float) -> float:
+    """How far (radians) to turn the reader's square round board point (x_mm, y_mm) so
+    that the camera's foot lies straight down in it (`camera_foot`). Where the camera is
+    so nearly straight above the point that a die's side would show less than one pixel
+    of the square (at `scale` px per mm), not at all: the board's own axes (y down)."""
+    fx, fy, height = camera_foot(geo)
+    dx, dy = fx - x_mm, fy - y_mm
+    if math.hypot(dx, dy) / max(height, 1e-9) * FOOT_DIE_MM * scale < 1:
+        return 0.0
+    return math.atan2(-dx, dy)
 
 
 def blob(images: list[Image]) -> Floats:
@@ -149,15 +233,20 @@ def read_at(
     if not places:
         return []
     scale, size = cfg.read_px_per_mm, cfg.read_px
-    crops = [warp(image, geo, around(geo, x, y, scale, size), cache=False) for x, y in places]
+    turns = [_read_turn(geo, x, y, scale) for x, y in places]
+    crops = [
+        warp(image, geo, around(geo, x, y, scale, size, t), cache=False)
+        for (x, y), t in zip(places, turns, strict=True)
+    ]
     out = run_network("dice_reader.onnx", blob(crops)).reshape(len(places), -1)
     dice = []
-    for (x, y), o in zip(places, out, strict=True):
-        shift = o[10:12] * cfg.read_shift_px / scale  # the die's centre from the square's, mm
+    for (x, y), t, o in zip(places, turns, out, strict=True):
+        du, dv = o[10:12] * cfg.read_shift_px / scale  # the die's centre from the square's, mm
+        c, s = math.cos(t), math.sin(t)  # the square's axes on the board
         dice.append(
             NetDie(
-                x + float(shift[0]),
-                y + float(shift[1]),
+                x + float(c * du - s * dv),
+                y + float(s * du + c * dv),
                 float(_sigmoid(o[0:1])[0]),
                 softmax(o[1:7]),
                 softmax(o[7:10]),
@@ -169,7 +258,10 @@ def read_at(
 def _turned_values(cfg: DiceSettings, crops: list[Image]) -> list[Floats]:
     """The odds of each value of the die in each square, read in the square as it is and
     turned by each of `read_turns` quarter turns (a die's value does not change as it turns;
-    the reader's mistakes do): the geometric mean of the readings, normalised."""
+    the reader's mistakes do): the geometric mean of the readings, normalised. Only the
+    value: whether the die lies flat is read in its square as it is, never turned (a
+    square turned to face the camera, `READ_FACING`, shows a flat die's side faces below
+    its top face; turned a quarter, they would show where only a cocked die's do)."""
     turns = min(4, cfg.read_turns)
     logs = np.zeros((len(crops), 6), np.float64)
     for k in range(turns):
@@ -202,7 +294,10 @@ def find_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[NetDi
             kept.append(d)
     if cfg.read_turns > 1 and kept:
         scale, size = cfg.read_px_per_mm, cfg.read_px
-        crops = [warp(image, geo, around(geo, d.x_mm, d.y_mm, scale, size), False) for d in kept]
+        crops = [
+            warp(image, geo, around(geo, d.x_mm, d.y_mm, scale, size, turn), cache=False)
+            for d, turn in ((d, _read_turn(geo, d.x_mm, d.y_mm, scale)) for d in kept)
+        ]
         for d, values in zip(kept, _turned_values(cfg, crops), strict=True):
             d.values = values
     return kept
@@ -213,6 +308,8 @@ def find_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[NetDi
 # a ladder of scales, each making dice of one size as large as the detector was trained on
 # a board seen at `detect_px_per_mm` (`plain_die_px`). The reader reads each
 # mark at twice that scale, as on a board. Marks of one die at neighbouring scales are one.
+# The squares are not turned (`facing` needs a calibration): the photo's own down, where a
+# camera looking forward and down has its foot, as the reader's squares on a board have it.
 
 
 PLAIN_SIDE_MIN = 24  # px: a photo scaled smaller than this on a side is not searched

@@ -30,7 +30,7 @@ from sim import (
 from tests.vision.rolls import benchmark_roll
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
-from vision.dicenet import around, board_frame, warp
+from vision.dicenet import around, board_frame, camera_foot, facing, warp
 from vision.errors import VisionError
 
 CFG = DiceSettings()
@@ -61,6 +61,44 @@ def test_the_board_seen_from_above_shows_each_millimetre_where_the_calibration_p
     col, row = (round(v + 0.5) for v in view.to_px(120.0 - 10, 300.0 - 10))  # its first pixel
     cut = seen[row : row + 40, col : col + 40]
     assert np.abs(square.astype(int) - cut).mean() < 2
+
+
+@pytest.mark.parametrize(
+    "pose",
+    [
+        CameraPose(tilt_deg=25, tilt_axis_deg=30, distance_mm=900),
+        CameraPose(yaw_deg=-70, tilt_deg=15, tilt_axis_deg=200, distance_mm=1400),
+    ],
+)
+def test_the_square_of_a_die_is_turned_so_that_the_camera_lies_down_in_it(
+    pose: CameraPose,
+) -> None:
+    # The camera's foot (the board point below it) from the calibration alone lies near
+    # where the renderer put the camera; a square turned by `facing` has its foot straight
+    # down, and shows each board millimetre where its view says.
+    from sim.renderer import _eye
+
+    scene = Scene(pose=pose, image_size=(1920, 1080))
+    r = render(scene)
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    f = scene.frame_mm
+    ex, ey, height = _eye(scene, scene.width_mm + 2 * f, scene.height_mm + 2 * f)
+    fx, fy, h = camera_foot(geo)
+    assert abs(h - height) < 0.1 * height
+    assert np.hypot(fx - (ex - f), fy - (ey - f)) < 0.1 * height
+    x, y = 120.0, 300.0
+    turn = facing(geo, x, y, 2.0)
+    view = around(geo, x, y, 2.0, 40, turn)
+    col, row = view.to_px(fx, fy)
+    assert abs(col - 19.5) < 1 and row > 19.5  # straight below the square's centre
+    assert np.allclose(view.to_mm(*view.to_px(100.0, 280.0)), (100.0, 280.0))
+    seen = warp(r.image, geo, board_frame(geo, 2.0, 60.0))
+    square = warp(r.image, geo, view, cache=False)
+    back = board_frame(geo, 2.0, 60.0)
+    for c, rr in ((5, 5), (30, 8), (12, 33)):
+        bc, br = back.to_px(*view.to_mm(c, rr))
+        assert np.abs(square[rr, c].astype(int) - seen[round(br), round(bc)]).max() < 40
 
 
 def roll(kind: str, style: str, seed: int):  # type: ignore[no-untyped-def]
