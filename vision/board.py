@@ -552,9 +552,24 @@ class BoardReader(Counting):
         counts, sure = odds.argmax(axis=1), odds.max(axis=1) >= self.s.net_sure
         by_name = {f.place.name: f for f in found}
         places = [k for k in range(24) if counts[k] and sure[k] and not by_name[str(k + 1)].circles]
-        if not by_name["bar"].circles and sure[24:].all():
-            places += [k for k in (24, 25) if counts[k]]
+        on_bar = self._bar_unseen([c[1] for c in by_name["bar"].circles], odds)
+        places += [k for k, n in zip((24, 25), on_bar, strict=True) if n]
         return [self._first_slot_colour(k, lab) for k in places]
+
+    def _bar_unseen(self, seen_mm: list[float], odds: NDArray[np.float64]) -> list[int]:
+        """The network's count of each half of the bar (white's, then black's: the strips
+        run from its middle, white's downwards) that is read (`_second_opinion`): of a half
+        where no ring saw a checker (`seen_mm`: the y of every one the rings saw on the
+        bar, whatever its colour), where the network is sure of both halves and counts the
+        other, if the rings saw checkers there, as they do; else 0."""
+        middle = self.geo.height_mm / 2
+        in_half = [sum(y > middle for y in seen_mm), sum(y <= middle for y in seen_mm)]
+        counts = [int(c) for c in odds[24:].argmax(axis=1)]
+        if odds[24:].max(axis=1).min() < self.s.net_sure or any(
+            n and c != n for c, n in zip(counts, in_half, strict=True)
+        ):
+            return [0, 0]
+        return [0 if n else c for c, n in zip(counts, in_half, strict=True)]
 
     def _second_opinion(
         self,
@@ -585,8 +600,8 @@ class BoardReader(Counting):
 
         The bar's checkers are their colour's whichever half of it they lie in, and the
         network counts its halves: there the totals are compared (agreeing: sure; not:
-        unsure), and the network's counts are read only where the rings saw nothing on the
-        bar, each half's in the colour where its first checker lies.
+        unsure), and the network's count of a half is read only where the rings saw nothing
+        in it (`_bar_unseen`), in the colour where its first checker lies.
         """
         index = {p.place: i for i, p in enumerate(places)}
         for n in range(1, 25):
@@ -617,15 +632,8 @@ class BoardReader(Counting):
         counts = odds[24:].argmax(axis=1)
         total = int(counts.sum())
         sure = float(odds[24:].max(axis=1).min())
-        # The rings' checkers in each half of the bar (the strips run from its middle,
-        # white's half downwards), whatever their colour.
-        middle = self.geo.height_mm / 2
-        seen = [c[1] for h in halves for c in places[h].circles]
-        in_half = [sum(y > middle for y in seen), sum(y <= middle for y in seen)]
-        bare = [n == 0 for n in in_half]
-        agree = all(int(c) == n for c, n, b in zip(counts, in_half, bare, strict=True) if not b)
-        unseen = [int(c) if b else 0 for c, b in zip(counts, bare, strict=True)]
-        if sum(unseen) and agree and sure >= self.s.net_sure:
+        unseen = self._bar_unseen([c[1] for h in halves for c in places[h].circles], odds)
+        if sum(unseen):
             # A half where the rings saw nothing, the network agreeing with them on the
             # other: its checkers, of the colour where its first one lies (from the middle
             # out); read over rings sure there was nothing, not sure.
