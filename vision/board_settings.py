@@ -79,11 +79,10 @@ class BoardSettings:
     unexplained_unsure: float = 0.6
     unsure_count: float = 0.4
     # The strip network's second opinion (`vision.board_net`): where its count differs from
-    # the rings', the point is unsure (`net_disagree`), and where the rings' count was
-    # unsure already, or they saw no checker there, and the network gives its own at odds
-    # of `net_sure` or more, the network's count is read instead (its odds top out at about
-    # 0.95: it was trained with labels smoothed by 0.05). `net_check = false` reads by the
-    # rings alone.
+    # the rings', the point is unsure (`net_disagree`), and where the network gives its own
+    # at odds of `net_sure` or more, or the rings' count was unsure already, the network's
+    # count is read instead (its odds top out at about 0.95: it was trained with labels
+    # smoothed by 0.05). `net_check = false` reads by the rings alone.
     # A network whose count has odds below `net_opinion` is unsure itself: it is not heard.
     net_check: bool = True
     net_opinion: float = 0.5

@@ -72,17 +72,42 @@ def test_a_network_that_disagrees_with_a_sure_ring_count_makes_the_point_unsure(
     reader, image = _reader_and_view()
     sure = reader.read(image)
     assert sure.white == list(START) and sure.confidence >= 0.5
-    # The network says 4 on white's 6 point (strip 5) and one checker on the bare 3 point.
+    # The network says 4 on white's 6 point (strip 5) and one checker on the bare 3 point,
+    # at odds short of sure: the rings were sure, their counts stand, but neither point is
+    # trusted any more.
     monkeypatch.setattr(
-        StripCounter, "odds", lambda self, view: _odds_saying({5: (4, 0.99), 2: (1, 0.99)})
+        StripCounter, "odds", lambda self, view: _odds_saying({5: (4, 0.8), 2: (1, 0.8)})
     )
     reading = reader.read(image)
-    # The rings were sure: their counts stand, but neither point is trusted any more.
     assert reading.white == list(START) and reading.black == list(START)
     by = {p.place: p for p in reading.places}
     assert by["6"].confidence <= reader.s.net_disagree
     assert by["3"].confidence <= reader.s.net_disagree
     assert reading.confidence <= reader.s.net_disagree
+
+
+def test_a_sure_network_count_is_read_over_sure_rings_but_stays_unsure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Sure against sure: on styles the reader never saw, the network was the one right
+    # every time they so differed (a ring "found" in an arched point's end, wood grain
+    # closing it), so its count is read, in the colour of the checkers the rings found,
+    # and neither point is trusted.
+    reader, image = _reader_and_view()
+    monkeypatch.setattr(
+        StripCounter, "odds", lambda self, view: _odds_saying({5: (4, 0.99), 2: (1, 0.99)})
+    )
+    reading = reader.read(image)
+    assert reading.white[6] == 4 and reading.white[3] + reading.black[22] == 1
+    by = {p.place: p for p in reading.places}
+    assert by["6"].color == "white" and by["6"].confidence <= reader.s.net_disagree
+    assert by["3"].count == 1 and by["3"].confidence <= reader.s.net_disagree
+    # A sure network that says a point the rings found checkers on is bare empties it.
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view: _odds_saying({5: (0, 0.99)}))
+    reading = reader.read(image)
+    by = {p.place: p for p in reading.places}
+    assert reading.white[6] == 0 and reading.white[0] == 5
+    assert by["6"].color is None and by["6"].confidence <= reader.s.net_disagree
 
 
 def _odd_surface_on_six(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,6 +136,12 @@ def test_a_sure_network_count_replaces_an_unsure_ring_count_in_the_checkers_colo
     monkeypatch.setattr(StripCounter, "odds", lambda self, view: _odds_saying({5: (4, 0.99)}))
     reading = reader.read(image)
     assert reading.white[6] == 4 and reading.white[0] == 1 and reading.black == list(START)
+    assert next(p for p in reading.places if p.place == "6").confidence > reader.s.net_disagree
+    # Short of sure, its count is still the likelier of two unsure ones: read, unsure.
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view: _odds_saying({5: (4, 0.7)}))
+    reading = reader.read(image)
+    assert reading.white[6] == 4 and reading.black == list(START)
+    assert next(p for p in reading.places if p.place == "6").confidence <= reader.s.net_disagree
     monkeypatch.setattr(StripCounter, "odds", real_odds)
 
 
