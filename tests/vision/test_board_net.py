@@ -15,6 +15,7 @@ import vision.networks
 from calibration.geometry import BoardGeometry
 from sim import START, STYLES, WIDE_STYLES, Scene, random_scene, render
 from vision.board import BoardReader, BoardSettings
+from vision.board_colours import ColourSplit
 from vision.board_net import PLACES, STRIP_H, STRIP_W, StripCounter
 from vision.board_surface import unexplained_areas as real_areas
 from vision.errors import VisionError
@@ -231,16 +232,45 @@ def test_a_half_of_the_bar_the_rings_saw_nothing_on_is_read_by_the_network(
     assert not by["bar-black"].circles and len(by["bar-white"].circles) == 2
     assert reading.white == list(white) and reading.black == list(black)
     assert by["bar-black"].confidence <= reader.s.net_disagree
-    # A network that disagrees with the rings on white's half is not heard on black's.
+    # A network sure of both halves is read on both: three in white's half, where the rings
+    # saw two white checkers (a third one dark, marbled or with a logo), are white's three.
     says = _counts(white, black)
     odds = np.full((PLACES, 16), 0.01 / 15)
     odds[np.arange(PLACES), says] = 0.99
-    odds[24] = odds[0]  # three in white's half, where the rings saw two
+    odds[24] = odds[0]
     odds[24, 3], odds[24, says[0]] = 0.99, 0.01 / 15
     monkeypatch.setattr(StripCounter, "odds", lambda self, view: odds)
     reading = BoardReader(BoardGeometry(r.calibration)).read(r.image)
+    assert reading.white[25] == 3 and reading.black[25] == 1
+    assert reading.white[0] == 0 and reading.black[0] == 0
+    assert reading.confidence <= reader.s.net_disagree
+    # Short of sure on either half, it is not read: the rings' count stands, unsure.
+    odds[25, says[25]] = 0.8
+    reading = BoardReader(BoardGeometry(r.calibration)).read(r.image)
     assert reading.white[25] == 2 and reading.black[25] == 0
     assert reading.confidence <= reader.s.net_disagree
+
+
+def test_a_half_of_the_bar_with_both_colours_is_not_recounted_by_the_network() -> None:
+    # The network counts a half's checkers, not whose they are: with both colours seen in
+    # one half, how many of each its count holds is unknown.
+    r = render(_scene(0, START, START))
+    assert r.calibration is not None
+    reader = BoardReader(BoardGeometry(r.calibration))
+    odds = np.zeros((PLACES, 16))
+    odds[:, 0] = 1.0
+    odds[24, 3] = odds[25, 1] = 0.99  # three in white's half, one in black's
+    odds[24, 0] = odds[25, 0] = 0.01
+    below = reader.geo.height_mm / 2 + 40  # in white's half (the strip runs downwards)
+    above = reader.geo.height_mm / 2 - 40
+    lab = reader.smooth_lab(reader.rectify(r.image))[1]
+    split = ColourSplit(np.zeros(0, bool), np.zeros(0), 1.0, None)
+    mixed = [(below, "white"), (below + 30, "black"), (above, "black")]
+    assert reader._bar_network(mixed, odds, lab, split) is None
+    one_colour = [(below, "white"), (below + 30, "white"), (above, "black")]
+    assert reader._bar_network(one_colour, odds, lab, split) == ({"white": 3, "black": 1}, 1.0)
+    odds[25, 1] = 0.6  # short of sure on one half: not read at all
+    assert reader._bar_network(one_colour, odds, lab, split) is None
 
 
 def test_checkers_only_the_network_sees_are_split_with_the_rest_by_colour(
