@@ -55,8 +55,8 @@ REAL = str(shared_data("dice_real_dev"))
 # calibration) and the 140 rendered rolls of seed 2026; where the figures stood when set
 # (the shipped networks of 2026-11), not the targets.
 FLOORS = [
-    Floor("real photos: dice right", "real/accuracy", at_least=0.87),
-    Floor("rendered: dice right", "rendered/accuracy", at_least=0.996),
+    Floor("real photos: dice right", "real/accuracy", at_least=0.875),
+    Floor("rendered: dice right", "rendered/accuracy", at_least=1.0),
     Floor("rendered: invalid rolls accepted", "rendered/invalid_rolls_accepted", at_most=1),
     Floor("rendered: false reroll rate", "rendered/false_reroll_rate", at_most=0.005),
 ]

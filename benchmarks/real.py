@@ -64,7 +64,7 @@ FLOORS = [
     Floor("automatic corners within 1%", "board_real_dev/corners_within", at_least=4),
     # Raised from 0.83 and 45 with the dice read turned (read_turns) and a 1 matched as
     # far from its pip as the photo's other dice from their boxes' centres (2026-11-25).
-    Floor("plain webcam dice right", "dice_real_dev/accuracy", at_least=0.87),
+    Floor("plain webcam dice right", "dice_real_dev/accuracy", at_least=0.875),
     Floor("plain webcam phantom dice", "dice_real_dev/extra_dice", at_most=15),
     # The networks are fine-tuned on the top-down set: these two pin it, they claim nothing.
     # Lowered from 0.86 and 0 with the reader taught wrong sizes (2026-11-25: 85.7%, one
