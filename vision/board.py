@@ -555,17 +555,27 @@ class BoardReader(Counting):
         places += [k for k, n in zip((24, 25), on_bar, strict=True) if n]
         return [self._first_slot_colour(k, lab) for k in places]
 
-    def _bar_unseen(self, seen_mm: list[float], odds: NDArray[np.float64]) -> list[int]:
+    def _bar_counts(self, odds: NDArray[np.float64]) -> list[int] | None:
         """The network's count of each half of the bar (white's, then black's: the strips
-        run from its middle, white's downwards) where no ring saw a checker (`seen_mm`: the
-        y of every one the rings saw on the bar, whatever its colour), if it is sure of
-        both halves; else 0: the halves whose checkers' colour is the first one's there."""
-        middle = self.geo.height_mm / 2
-        in_half = [sum(y > middle for y in seen_mm), sum(y <= middle for y in seen_mm)]
+        run from its middle, white's downwards), if it is sure of both; else None."""
         if odds[24:].max(axis=1).min() < self.s.net_sure:
+            return None
+        return [int(c) for c in odds[24:].argmax(axis=1)]
+
+    def _bar_half(self, y_mm: float) -> int:
+        """Which half of the bar a checker at `y_mm` lies in: 0 white's, 1 black's."""
+        return 0 if y_mm > self.geo.height_mm / 2 else 1
+
+    def _bar_unseen(self, seen_mm: list[float], odds: NDArray[np.float64]) -> list[int]:
+        """The network's count of each half of the bar where no ring saw a checker
+        (`seen_mm`: the y of every one the rings saw on the bar, whatever its colour), if
+        it is sure of both halves (`_bar_counts`); else 0: the halves whose checkers'
+        colour is the first one's there."""
+        counts = self._bar_counts(odds)
+        if counts is None:
             return [0, 0]
-        counts = [int(c) for c in odds[24:].argmax(axis=1)]
-        return [0 if n else c for c, n in zip(counts, in_half, strict=True)]
+        seen = {self._bar_half(y) for y in seen_mm}
+        return [0 if half in seen else c for half, c in enumerate(counts)]
 
     def _bar_network(
         self,
@@ -574,18 +584,18 @@ class BoardReader(Counting):
         lab: Image,
         split: ColourSplit,
     ) -> tuple[dict[str, int], float] | None:
-        """The bar's checkers as the network counts each half, if it is sure of both, and
-        how sure their colours are: a half's checkers are the colour of those the rings saw
-        in it (`seen`: y and colour of each), or, where they saw none, of the one where its
-        first checker lies. None where the rings saw both colours in one half (the count
-        alone cannot say how many of each)."""
-        if odds[24:].max(axis=1).min() < self.s.net_sure:
+        """The bar's checkers as the network counts each half, if it is sure of both
+        (`_bar_counts`), and how sure their colours are: a half's checkers are the colour
+        of those the rings saw in it (`seen`: y and colour of each), or, where they saw
+        none, of the one where its first checker lies. None where the rings saw both
+        colours in one half (the count alone cannot say how many of each)."""
+        counts = self._bar_counts(odds)
+        if counts is None:
             return None
-        middle = self.geo.height_mm / 2
         on_bar = {"white": 0, "black": 0}
         colour_sure = 1.0
-        for k, count in zip((24, 25), odds[24:].argmax(axis=1), strict=True):
-            colours = {c for y, c in seen if (y > middle) == (k == 24)}
+        for half, count in enumerate(counts):
+            colours = {c for y, c in seen if self._bar_half(y) == half}
             if len(colours) > 1:
                 return None
             if not count:
@@ -593,9 +603,9 @@ class BoardReader(Counting):
             if colours:
                 colour = colours.pop()
             else:
-                colour, sure = self._first_colour(k, lab, split)
+                colour, sure = self._first_colour(24 + half, lab, split)
                 colour_sure = min(colour_sure, sure)
-            on_bar[colour] += int(count)
+            on_bar[colour] += count
         return on_bar, colour_sure
 
     def _second_opinion(
