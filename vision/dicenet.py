@@ -55,12 +55,17 @@ class View:
     def _centre(self) -> tuple[float, float]:
         return self.x0 + self.width / 2 / self.scale, self.y0 + self.height / 2 / self.scale
 
-    def to_mm(self, col: float, row: float) -> tuple[float, float]:
-        x, y = self.x0 + (col + 0.5) / self.scale, self.y0 + (row + 0.5) / self.scale
+    def turned(self, x: Any, y: Any) -> tuple[Any, Any]:
+        """Board mm of points given as the view not turned would show them (floats or
+        arrays): turned by `turn` about the view's centre."""
         if not self.turn:
             return x, y
         (cx, cy), c, s = self._centre(), math.cos(self.turn), math.sin(self.turn)
         return cx + c * (x - cx) - s * (y - cy), cy + s * (x - cx) + c * (y - cy)
+
+    def to_mm(self, col: float, row: float) -> tuple[float, float]:
+        x, y = self.turned(self.x0 + (col + 0.5) / self.scale, self.y0 + (row + 0.5) / self.scale)
+        return float(x), float(y)
 
     def to_px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
         if self.turn:
@@ -91,10 +96,9 @@ def _maps(geo: BoardGeometry, view: View) -> tuple[NDArray[Any], NDArray[Any]]:
     step = _MAP_STEP
     cols = np.arange(0, view.width + step, step, dtype=np.float64)
     rows = np.arange(0, view.height + step, step, dtype=np.float64)
-    gx, gy = np.meshgrid(view.x0 + (cols + 0.5) / view.scale, view.y0 + (rows + 0.5) / view.scale)
-    if view.turn:
-        (cx, cy), c, s = view._centre(), math.cos(view.turn), math.sin(view.turn)
-        gx, gy = cx + c * (gx - cx) - s * (gy - cy), cy + s * (gx - cx) + c * (gy - cy)
+    gx, gy = view.turned(
+        *np.meshgrid(view.x0 + (cols + 0.5) / view.scale, view.y0 + (rows + 0.5) / view.scale)
+    )
     px = geo.mm_to_px(np.stack([gx.ravel(), gy.ravel()], axis=1)).astype(np.float32)
     mx, my = dense_maps(px.reshape(len(rows), len(cols), 2), view.width, view.height, step)
     m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
