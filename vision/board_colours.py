@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -23,6 +24,24 @@ ROUNDS = 10
 # come in any colours (gold is light and black's), so the reading asks to be checked.
 ONE_COLOUR_SURE = 0.45
 COLOURED_SHARE = 25.0  # percent of a checker's middle taken as its most coloured part
+
+
+class LabView:
+    """A (smoothed) BGR board view in OpenCV Lab, converted only where it is looked at: a
+    reading samples a few thousand of its pixels, and converting all of a 1920x1080
+    frame's view took 3 ms. `view[iy, ix]` gives what `cv2.cvtColor(bgr,
+    COLOR_BGR2LAB)[iy, ix]` gives (the conversion is pixel by pixel)."""
+
+    def __init__(self, bgr: NDArray[np.uint8]) -> None:
+        self.bgr = bgr
+        self.shape = bgr.shape
+
+    def __getitem__(self, at: tuple[NDArray[np.intp], NDArray[np.intp]]) -> NDArray[np.uint8]:
+        px = self.bgr[at]
+        if not px.size:
+            return np.asarray(px, np.uint8)
+        lab = cv2.cvtColor(np.ascontiguousarray(px.reshape(-1, 1, 3)), cv2.COLOR_BGR2LAB)
+        return np.asarray(lab, np.uint8).reshape(px.shape)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 from calibration.geometry import BoardGeometry
 from calibration.schema import Appearance, Calibration, CheckerLook, Lab
 from vision.board import BoardReader, BoardReading
+from vision.board_colours import LabView
 from vision.board_settings import BoardSettings
 
 START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
@@ -116,7 +117,7 @@ def learn_appearance(
 
 
 def _sample(
-    reader: BoardReader, lab: NDArray[np.uint8], xs: NDArray[np.float64], ys: NDArray[np.float64]
+    reader: BoardReader, lab: LabView, xs: NDArray[np.float64], ys: NDArray[np.float64]
 ) -> NDArray[np.float64]:
     """The Lab (L* 0-100) at board millimetres (xs, ys, broadcast together), n x 3."""
     px, py = reader.to_view(0.0, 0.0)
@@ -127,9 +128,7 @@ def _sample(
     return _lab_of(lab[iy.ravel(), ix.ravel()])
 
 
-def _point_colours(
-    reader: BoardReader, lab: NDArray[np.uint8], reading: BoardReading
-) -> tuple[Lab, Lab]:
+def _point_colours(reader: BoardReader, lab: LabView, reading: BoardReading) -> tuple[Lab, Lab]:
     """The median colour of the bare points, white's odd ones and its even ones."""
     geo = reader.geo
     half = geo.height_mm / 2
@@ -150,7 +149,7 @@ def _point_colours(
     return _triple(odd), _triple(even)
 
 
-def _surface_colour(reader: BoardReader, lab: NDArray[np.uint8]) -> Lab:
+def _surface_colour(reader: BoardReader, lab: LabView) -> Lab:
     """The median colour of the band across the board's middle, past the triangles' tips,
     in both halves (the bar left out)."""
     geo = reader.geo

@@ -19,6 +19,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.board_colours import LabView
+
 LIGHTNESS_WEIGHT = 0.5  # light falls off across a board: lightness counts half
 MIN_REFERENCES = 3  # points of a colour that must show their surface at a spot to judge it
 COLUMNS = 9  # samples across a point, over 0.8 of its width
@@ -39,7 +41,7 @@ class Strip:
 
 
 def unexplained_areas(
-    lab: NDArray[np.uint8],
+    lab: NDArray[np.uint8] | LabView,
     strips: Sequence[Strip],
     circles_mm: NDArray[np.float64],
     d_mm: float,

@@ -108,6 +108,24 @@ def test_an_empty_board_reads_as_every_checker_borne_off() -> None:
     assert reading.white[0] == 15 and reading.black[0] == 15
 
 
+def test_the_ring_map_is_the_ring_kernels_correlation_with_the_edges() -> None:
+    # circle_map transforms with the kernel's spectrum made once; filter2D is the reference.
+    import cv2
+
+    r = render(random_scene(random.Random(3)))
+    assert r.calibration is not None
+    reader = BoardReader(BoardGeometry(r.calibration))
+    _, _, edges = reader.edges(reader.rectify(r.image))
+    # An asymmetric kernel: a transform that convolved instead of correlating would show.
+    reader.kernel = np.zeros_like(reader.kernel)
+    reader.kernel[2, 5], reader.kernel[-1, 0] = 0.7, 0.3
+    reader._ring_spectrum = reader._spectrum(reader.kernel)
+    want = cv2.filter2D(edges, cv2.CV_32F, reader.kernel, borderType=cv2.BORDER_CONSTANT)
+    got = reader.circle_map(edges)
+    assert got.shape == want.shape and want.max() > 0.5
+    assert np.abs(got - want).max() < 1e-5
+
+
 # --- the command ---------------------------------------------------------------------------
 
 

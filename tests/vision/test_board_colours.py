@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
 from sim import START, STYLES, Scene, Style, random_scene, render
 from vision.board import BoardReader
-from vision.board_colours import split_colours
+from vision.board_colours import LabView, split_colours
 
 # Lab (L* 0-100, a*, b*) of checker tops seen on real boards.
 PAIRS = {
@@ -100,3 +101,17 @@ def test_one_colour_left_on_the_board_keeps_the_colour_the_board_showed() -> Non
     assert reading.black == black and reading.white == white
     # A reader that never saw both colours cannot tell, and says so.
     assert BoardReader(BoardGeometry(first.calibration)).read(late).confidence < 0.5
+
+
+def test_a_lab_view_converts_the_pixels_looked_at_as_the_whole_view_would() -> None:
+    rng = np.random.default_rng(4)
+    bgr = rng.integers(0, 256, (40, 50, 3), dtype=np.uint8)
+    whole = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
+    view = LabView(bgr)
+    assert view.shape == bgr.shape
+    iy, ix = rng.integers(0, 40, (6, 1, 9)), rng.integers(0, 50, (6, 4, 9))
+    assert np.array_equal(view[iy, ix], whole[iy, ix])
+    assert np.array_equal(view[iy.ravel(), ix[:, 0].ravel()], whole[iy.ravel(), ix[:, 0].ravel()])
+    # Nothing looked at (a board with no checker found): an empty sample, not an error.
+    empty = np.zeros((0, 49), np.intp)
+    assert view[empty, empty].shape == (0, 49, 3)
