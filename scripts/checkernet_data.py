@@ -39,7 +39,7 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from companion.rules.sample import random_positions, stress_position
-from sim import STYLES, WIDE_STYLES, Scene, corners_moved, random_scene, render
+from sim import STYLES, WIDE_STYLES, Scene, Style, corners_moved, random_scene, render
 from vision.board import BoardReader
 from vision.board_net import PLACES, StripCounter
 
@@ -73,8 +73,28 @@ def labels(white: Any, black: Any) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
     return count, owner
 
 
-def draw_scenes(seed: int, boards: int, held_out: bool, wide_share: float = 0.6) -> list[Scene]:
-    """Scenes whose styles are (held_out) or are not (training) in `HELD_OUT`."""
+# Checker designs a camouflaged set may take (those that need no accent colour or logo).
+PLAIN_DESIGNS = ("moulded", "flat", "raised", "shiny")
+
+
+def camouflaged(style: Style, rng: random.Random) -> Style:
+    """`style` with one checker set (either) the colour of one of the board's own parts
+    (its surface, a triangle colour or the bar), jittered by up to 20 levels per channel,
+    and of any plain design: checkers that show little but their rims (a dark set on a
+    dark point, a gold one on a gold point), whatever the board. The name is kept (the
+    held-out styles stay out)."""
+    parts = [style.surface, *style.triangles, style.bar or style.frame]
+    base = rng.choice(parts)
+    colour = tuple(int(min(255, max(0, c + rng.randint(-20, 20)))) for c in base)
+    which = "dark" if rng.random() < 0.5 else "light"
+    return replace(style, **{which: colour}, design=rng.choice(PLAIN_DESIGNS), accent=None)
+
+
+def draw_scenes(
+    seed: int, boards: int, held_out: bool, wide_share: float = 0.6, camouflage: float = 0.0
+) -> list[Scene]:
+    """Scenes whose styles are (held_out) or are not (training) in `HELD_OUT`; a share
+    `camouflage` of them with one checker set the colour of the board (`camouflaged`)."""
     rng = random.Random(seed)
     games = random_positions(seed, boards)
     out = []
@@ -88,6 +108,8 @@ def draw_scenes(seed: int, boards: int, held_out: bool, wide_share: float = 0.6)
             white, black = stress_position(rng, TALL)
         else:
             white, black = tuple(games[i].white), tuple(games[i].black)
+        if rng.random() < camouflage:
+            scene = replace(scene, style=camouflaged(scene.style, rng))
         out.append(replace(scene, white=white, black=black))
     return out
 
@@ -97,11 +119,17 @@ def main() -> None:
     ap.add_argument("--boards", type=int, default=2400)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="/tmp/cn/data")
+    ap.add_argument(
+        "--camouflage",
+        type=float,
+        default=0.0,
+        help="the share of boards with one checker set the colour of the board's own parts",
+    )
     args = ap.parse_args()
     cv2.setNumThreads(1)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    scenes = draw_scenes(args.seed, args.boards, held_out=False)
+    scenes = draw_scenes(args.seed, args.boards, held_out=False, camouflage=args.camouflage)
     keep = np.random.default_rng(args.seed)
     buf: dict[str, list[Any]] = {
         k: [] for k in ("x", "count", "owner", "place", "board", "style", "variant")
