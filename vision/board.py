@@ -754,12 +754,16 @@ class BoardReader(Counting):
         one = split_colours(colour, self.s.colour_gap_min, centres)
         return ("white" if one.white[0] else "black"), float(one.sure[0])
 
+    def slot_at(self, k: int, slot: int = 0) -> tuple[float, float]:
+        """Where (board view px) the `slot`-th checker (0 the first) of a row along
+        `self.places[k]` lies, the row touching its edge at this board's pitch."""
+        place = self.places[k]
+        return self.to_view(place.x_mm, place.origin_mm + place.sign * (slot + 0.5) * self.pitch_mm)
+
     def _first_slot_colour(self, k: int, lab: LabView) -> tuple[float, ...]:
         """The colour (`checker_colours`) where the first checker along `self.places[k]`
         lies."""
-        place = self.places[k]
-        at = self.to_view(place.x_mm, place.origin_mm + place.sign * 0.5 * self.pitch_mm)
-        return self.colours_at(lab, np.array([at], np.float64))[0]
+        return self.colours_at(lab, np.array([self.slot_at(k)], np.float64))[0]
 
     def _surface_check(
         self, lab: LabView, found: list[_Found], places: list[PlaceReading]

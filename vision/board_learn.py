@@ -25,6 +25,7 @@ from calibration.geometry import BoardGeometry
 from calibration.schema import Appearance, Calibration, CheckerLook, Lab
 from vision.board import BoardReader, BoardReading
 from vision.board_colours import LabView
+from vision.board_layout import ROW
 from vision.board_settings import BoardSettings
 
 START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
@@ -93,14 +94,21 @@ def learn_appearance(
     # The reader names the lighter set white's; with white's the darker, its names swap.
     swap = white_is == "dark"
     centres: dict[str, list[tuple[float, float]]] = {"white": [], "black": []}
+    rows: dict[str, list[tuple[float, float]]] = {"white": [], "black": []}
+    index = {p.name: k for k, p in enumerate(reader.places)}
     for place in reading.places:
         if place.count and place.color is not None:
             owner = place.color if not swap else ("black" if place.color == "white" else "white")
             centres[owner] += [reader.to_view(x, y) for x, y, _ in place.circles]
+            k = index[place.place]
+            rows[owner] += [reader.slot_at(k, slot) for slot in range(min(place.count, ROW))]
     view = reader.rectify(image)
     _, lab = reader.smooth_lab(view)
     looks = {}
     for owner, at in centres.items():
+        # A set whose rims the rings found nowhere (numbered or dark checkers that only the
+        # strip network counted) is sampled where its checkers lie in their rows.
+        at = at or rows[owner]
         colours = np.array(reader.colours_at(lab, np.array(at, np.float64)), np.float64)
         median = np.median(colours, axis=0)
         looks[owner] = CheckerLook(_triple(median[:3]), _triple(median[3:]))

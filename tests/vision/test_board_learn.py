@@ -14,7 +14,7 @@ import sim.renderer
 from calibration.geometry import BoardGeometry
 from calibration.schema import Calibration
 from sim import START, STYLES, Scene, random_scene, render
-from vision.board import BoardReader
+from vision.board import BoardReader, BoardReading
 from vision.board_learn import NotStartingPosition, learn_appearance
 
 BGR = tuple[int, int, int]
@@ -61,6 +61,27 @@ def test_the_starting_position_gives_each_sides_colour_the_points_and_the_surfac
     assert np.allclose(look.surface_lab, lab(style.surface), atol=8)
     assert look.diameter_of_point == pytest.approx(0.94, abs=0.03)
     assert look.pitch_of_point == pytest.approx(0.94, abs=0.03)
+
+
+def test_a_set_whose_rims_no_ring_found_is_learned_where_its_checkers_lie(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Numbered or dark checkers that only the strip network counts: the starting position
+    # is read surely with no circle on white's points (here: the circles taken away).
+    style = replace(STYLES[0], light=IVORY, dark=GOLD)
+    scene = Scene(style=style, white=START, black=START, image_size=(1280, 720))
+    image, cal = calibration(scene)
+    read = BoardReader.read
+
+    def no_white_circles(self: BoardReader, frame: np.ndarray) -> BoardReading:
+        reading = read(self, frame)
+        places = [replace(p, circles=[]) if p.color == "white" else p for p in reading.places]
+        return replace(reading, places=places)
+
+    monkeypatch.setattr(BoardReader, "read", no_white_circles)
+    look = learn_appearance(image, cal)
+    assert np.allclose(look.white.lab, lab(IVORY), atol=8)
+    assert np.allclose(look.black.lab, lab(GOLD), atol=8)
 
 
 @pytest.mark.parametrize("share", [0.8])
