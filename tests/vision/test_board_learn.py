@@ -84,6 +84,27 @@ def test_a_set_whose_rims_no_ring_found_is_learned_where_its_checkers_lie(
     assert np.allclose(look.black.lab, lab(GOLD), atol=8)
 
 
+def test_a_starting_position_read_exactly_but_unsurely_is_learned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Where the strip network and the rings disagree the place is left unsure whichever is
+    # right; the known position confirms every count and colour of an exact reading.
+    style = replace(STYLES[0], light=IVORY, dark=GOLD)
+    scene = Scene(style=style, white=START, black=START, image_size=(1280, 720))
+    image, cal = calibration(scene)
+    read = BoardReader.read
+
+    def unsure(self: BoardReader, frame: np.ndarray) -> BoardReading:
+        reading = read(self, frame)
+        places = [replace(p, confidence=0.4) if p.place == "13" else p for p in reading.places]
+        return replace(reading, places=places, confidence=0.4)
+
+    monkeypatch.setattr(BoardReader, "read", unsure)
+    look = learn_appearance(image, cal)
+    assert np.allclose(look.white.lab, lab(IVORY), atol=8)
+    assert np.allclose(look.black.lab, lab(GOLD), atol=8)
+
+
 @pytest.mark.parametrize("share", [0.8])
 def test_the_checkers_size_is_learned_and_the_reader_starts_from_it(
     share: float, monkeypatch: pytest.MonkeyPatch
