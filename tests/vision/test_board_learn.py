@@ -4,6 +4,7 @@ appearance block, and the checker reader starting from it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
@@ -63,25 +64,31 @@ def test_the_starting_position_gives_each_sides_colour_the_points_and_the_surfac
     assert look.pitch_of_point == pytest.approx(0.94, abs=0.03)
 
 
+def learned_from_a_reading_changed(
+    monkeypatch: pytest.MonkeyPatch, change: Callable[[BoardReading], BoardReading]
+) -> None:
+    """Ivory and gold checkers in the starting position, learned from the reader's reading
+    so `change`d: each side's colour must still come out its own."""
+    style = replace(STYLES[0], light=IVORY, dark=GOLD)
+    scene = Scene(style=style, white=START, black=START, image_size=(1280, 720))
+    image, cal = calibration(scene)
+    read = BoardReader.read
+    monkeypatch.setattr(BoardReader, "read", lambda self, frame: change(read(self, frame)))
+    look = learn_appearance(image, cal)
+    assert np.allclose(look.white.lab, lab(IVORY), atol=8)
+    assert np.allclose(look.black.lab, lab(GOLD), atol=8)
+
+
 def test_a_set_whose_rims_no_ring_found_is_learned_where_its_checkers_lie(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Numbered or dark checkers that only the strip network counts: the starting position
     # is read surely with no circle on white's points (here: the circles taken away).
-    style = replace(STYLES[0], light=IVORY, dark=GOLD)
-    scene = Scene(style=style, white=START, black=START, image_size=(1280, 720))
-    image, cal = calibration(scene)
-    read = BoardReader.read
-
-    def no_white_circles(self: BoardReader, frame: np.ndarray) -> BoardReading:
-        reading = read(self, frame)
+    def no_white_circles(reading: BoardReading) -> BoardReading:
         places = [replace(p, circles=[]) if p.color == "white" else p for p in reading.places]
         return replace(reading, places=places)
 
-    monkeypatch.setattr(BoardReader, "read", no_white_circles)
-    look = learn_appearance(image, cal)
-    assert np.allclose(look.white.lab, lab(IVORY), atol=8)
-    assert np.allclose(look.black.lab, lab(GOLD), atol=8)
+    learned_from_a_reading_changed(monkeypatch, no_white_circles)
 
 
 def test_a_starting_position_read_exactly_but_unsurely_is_learned(
@@ -89,20 +96,11 @@ def test_a_starting_position_read_exactly_but_unsurely_is_learned(
 ) -> None:
     # Where the strip network and the rings disagree the place is left unsure whichever is
     # right; the known position confirms every count and colour of an exact reading.
-    style = replace(STYLES[0], light=IVORY, dark=GOLD)
-    scene = Scene(style=style, white=START, black=START, image_size=(1280, 720))
-    image, cal = calibration(scene)
-    read = BoardReader.read
-
-    def unsure(self: BoardReader, frame: np.ndarray) -> BoardReading:
-        reading = read(self, frame)
+    def unsure(reading: BoardReading) -> BoardReading:
         places = [replace(p, confidence=0.4) if p.place == "13" else p for p in reading.places]
         return replace(reading, places=places, confidence=0.4)
 
-    monkeypatch.setattr(BoardReader, "read", unsure)
-    look = learn_appearance(image, cal)
-    assert np.allclose(look.white.lab, lab(IVORY), atol=8)
-    assert np.allclose(look.black.lab, lab(GOLD), atol=8)
+    learned_from_a_reading_changed(monkeypatch, unsure)
 
 
 @pytest.mark.parametrize("share", [0.8])
