@@ -111,6 +111,28 @@ def test_a_sure_network_count_is_read_over_sure_rings_but_stays_unsure(
     assert by["6"].color is None and by["6"].confidence <= reader.s.net_disagree
 
 
+def test_rings_blind_to_a_colour_on_this_frame_leave_its_likely_checkers_to_the_network(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Points 3 and 5 are bare in the starting position and the same triangle colour: where
+    # the network surely counts a checker on 3 that no ring saw, the rings are blind to
+    # that colour, and its likely checker on 5 is read too, unsure.
+    reader, image = _reader_and_view()
+    monkeypatch.setattr(
+        StripCounter, "odds", lambda self, view: _odds_saying({2: (1, 0.99), 4: (1, 0.7)})
+    )
+    reading = reader.read(image)
+    by = {p.place: p for p in reading.places}
+    assert by["3"].count == 1 and by["5"].count == 1
+    assert by["5"].color == by["3"].color
+    assert by["5"].confidence <= reader.s.net_disagree
+    # Without the sure one, nothing shows the rings blind: their bare reading stands.
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view: _odds_saying({4: (1, 0.7)}))
+    reading = reader.read(image)
+    by = {p.place: p for p in reading.places}
+    assert by["5"].count == 0 and by["5"].confidence <= reader.s.net_disagree
+
+
 def _odd_surface_on_six(monkeypatch: pytest.MonkeyPatch) -> None:
     """The surface check told that white's 6 point shows a large unexplained area."""
     import vision.board
