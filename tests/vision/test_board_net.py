@@ -133,6 +133,25 @@ def test_rings_blind_to_a_colour_on_this_frame_leave_its_likely_checkers_to_the_
     assert by["5"].count == 0 and by["5"].confidence <= reader.s.net_disagree
 
 
+def test_a_half_of_the_bar_the_network_finds_likely_is_read_where_the_rings_are_blind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The network surely counts a checker no ring saw on point 2, whose first checker
+    # would lie on a spot of black's colour (as the bar's does): the rings are blind to
+    # black, so its likely count of two on black's half of the bar is read, unsure.
+    reader, image = _reader_and_view()
+    monkeypatch.setattr(
+        StripCounter, "odds", lambda self, view: _odds_saying({1: (1, 0.99), 25: (2, 0.87)})
+    )
+    reading = reader.read(image)
+    by = {p.place: p for p in reading.places}
+    assert reading.black[25] == 2 and by["bar-black"].confidence <= reader.s.net_disagree
+    # Nothing shows the rings blind: a bar half short of sure is not read.
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view: _odds_saying({25: (2, 0.87)}))
+    reading = reader.read(image)
+    assert reading.black[25] == 0 and reading.confidence <= reader.s.net_disagree
+
+
 def _odd_surface_on_six(monkeypatch: pytest.MonkeyPatch) -> None:
     """The surface check told that white's 6 point shows a large unexplained area."""
     import vision.board
@@ -288,11 +307,14 @@ def test_a_half_of_the_bar_with_both_colours_is_not_recounted_by_the_network() -
     lab = reader.smooth_lab(reader.rectify(r.image))[1]
     split = ColourSplit(np.zeros(0, bool), np.zeros(0), 1.0, None)
     mixed = [(below, "white"), (below + 30, "black"), (above, "black")]
-    assert reader._bar_network(mixed, odds, lab, split) is None
+    assert reader._bar_network(mixed, odds, lab, split, set()) is None
     one_colour = [(below, "white"), (below + 30, "white"), (above, "black")]
-    assert reader._bar_network(one_colour, odds, lab, split) == ({"white": 3, "black": 1}, 1.0)
+    counted = ({"white": 3, "black": 1}, 1.0)
+    assert reader._bar_network(one_colour, odds, lab, split, set()) == counted
     odds[25, 1] = 0.6  # short of sure on one half: not read at all
-    assert reader._bar_network(one_colour, odds, lab, split) is None
+    assert reader._bar_network(one_colour, odds, lab, split, set()) is None
+    # ... even with the rings blind to that half's colour: they saw a checker there.
+    assert reader._bar_network(one_colour, odds, lab, split, {"black"}) is None
 
 
 def test_checkers_only_the_network_sees_are_split_with_the_rest_by_colour(
