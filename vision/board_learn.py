@@ -66,8 +66,8 @@ def _check_start(reading: BoardReading, white_is: str) -> None:
     left at 0.4 whichever is right, so on the wide styles (`benchmarks/board.py --styles
     wide --learned dark`, seeds 13 and 7) learning was refused on 47 and 56 of 120 boards,
     47 and 54 of them read exactly so, each then read with its colours swapped; now on 0
-    and 2 (not read as the starting position), and the boards read with the block 118 and
-    113 of 120 exact, every wrong one flagged.)"""
+    and 3 (not read as the starting position), and the boards read with the block 118 and
+    115 of 120 exact, every wrong one flagged.)"""
     expected = list(START) if white_is == "light" else list(SWAPPED)
     if reading.white != expected or reading.black != expected:
         seen = sum(reading.white[1:]) + sum(reading.black[1:])
