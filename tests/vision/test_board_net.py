@@ -14,7 +14,7 @@ import pytest
 import vision.networks
 from calibration.geometry import BoardGeometry
 from sim import START, STYLES, WIDE_STYLES, Scene, random_scene, render
-from vision.board import BoardReader, BoardSettings
+from vision.board import BoardReader, BoardReading, BoardSettings
 from vision.board_colours import ColourSplit
 from vision.board_net import PLACES, STRIP_H, STRIP_W, StripCounter
 from vision.board_surface import unexplained_areas as real_areas
@@ -111,25 +111,29 @@ def test_a_sure_network_count_is_read_over_sure_rings_but_stays_unsure(
     assert by["6"].color is None and by["6"].confidence <= reader.s.net_disagree
 
 
+def _read_with_odds(
+    monkeypatch: pytest.MonkeyPatch, counts: dict[int, tuple[int, float]]
+) -> tuple[BoardReader, BoardReading, dict[str, Any]]:
+    """The starting position read with the network saying `counts` (`_odds_saying`): the
+    reader, its reading and the reading's places by name."""
+    reader, image = _reader_and_view()
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view: _odds_saying(counts))
+    reading = reader.read(image)
+    return reader, reading, {p.place: p for p in reading.places}
+
+
 def test_rings_blind_to_a_colour_on_this_frame_leave_its_likely_checkers_to_the_network(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Points 3 and 5 are bare in the starting position and the same triangle colour: where
     # the network surely counts a checker on 3 that no ring saw, the rings are blind to
     # that colour, and its likely checker on 5 is read too, unsure.
-    reader, image = _reader_and_view()
-    monkeypatch.setattr(
-        StripCounter, "odds", lambda self, view: _odds_saying({2: (1, 0.99), 4: (1, 0.7)})
-    )
-    reading = reader.read(image)
-    by = {p.place: p for p in reading.places}
+    reader, _, by = _read_with_odds(monkeypatch, {2: (1, 0.99), 4: (1, 0.7)})
     assert by["3"].count == 1 and by["5"].count == 1
     assert by["5"].color == by["3"].color
     assert by["5"].confidence <= reader.s.net_disagree
     # Without the sure one, nothing shows the rings blind: their bare reading stands.
-    monkeypatch.setattr(StripCounter, "odds", lambda self, view: _odds_saying({4: (1, 0.7)}))
-    reading = reader.read(image)
-    by = {p.place: p for p in reading.places}
+    _, _, by = _read_with_odds(monkeypatch, {4: (1, 0.7)})
     assert by["5"].count == 0 and by["5"].confidence <= reader.s.net_disagree
 
 
@@ -139,16 +143,10 @@ def test_a_half_of_the_bar_the_network_finds_likely_is_read_where_the_rings_are_
     # The network surely counts a checker no ring saw on point 2, whose first checker
     # would lie on a spot of black's colour (as the bar's does): the rings are blind to
     # black, so its likely count of two on black's half of the bar is read, unsure.
-    reader, image = _reader_and_view()
-    monkeypatch.setattr(
-        StripCounter, "odds", lambda self, view: _odds_saying({1: (1, 0.99), 25: (2, 0.87)})
-    )
-    reading = reader.read(image)
-    by = {p.place: p for p in reading.places}
+    reader, reading, by = _read_with_odds(monkeypatch, {1: (1, 0.99), 25: (2, 0.87)})
     assert reading.black[25] == 2 and by["bar-black"].confidence <= reader.s.net_disagree
     # Nothing shows the rings blind: a bar half short of sure is not read.
-    monkeypatch.setattr(StripCounter, "odds", lambda self, view: _odds_saying({25: (2, 0.87)}))
-    reading = reader.read(image)
+    _, reading, _ = _read_with_odds(monkeypatch, {25: (2, 0.87)})
     assert reading.black[25] == 0 and reading.confidence <= reader.s.net_disagree
 
 
