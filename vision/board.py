@@ -677,18 +677,7 @@ class BoardReader(Counting):
         checkers found: `_surface_check`); in the colour of the checkers found there, or
         else of the one where its first checker lies (by the board's colour split). It is
         read as sure only where it is sure and the rings were not; else unsure. Where the
-        rings are sure and the network only likely, the rings' count stands, unsure;
-        except where they read the point bare without a circle and proved blind on this
-        frame to the colour where its first checker would lie (another point they read
-        bare, without a circle, where the network surely counts checkers of that colour:
-        dark checkers on a dark board): their bare reading says nothing there, and the
-        network's likelier count is read, unsure. (Found on the wide styles' seed 7: each
-        of its 6 dark-gold boards that missed a lone dark checker at odds 0.61-0.89 showed
-        sure ones of that colour the rings had missed too; boards exact on seeds 7, 11, 13,
-        17, 19 and 23, the last four never looked at: 113, 115, 115, 111, 118, 116 of 120
-        before, 118, 117, 117, 113, 119, 116 after, every wrong one flagged; the real
-        photos unchanged: their network phantoms, at 0.82 and just under 0.9, lie on
-        boards where no colour was so proved, or in the other colour.)
+        rings are sure and the network only likely, the rings' count stands, unsure.
         Measured on rendered styles the reader was not tuned on (`benchmarks/board.py
         --styles wide`, seeds 7 and 11): of the places where the network was sure and
         differed from rings sure of their count, the network was right at all 36 (a
@@ -696,7 +685,19 @@ class BoardReader(Counting):
         dark point); the rings at none. Where the network was short of sure over rings
         unsure, it was right at all 8. On the real photos, the network's wrong counts
         (a checker on a bare point, at 0.82 and 0.90) were over rings sure the point was
-        bare and short of sure: they stay the rings'.
+        bare and short of sure: they stay the rings' (no colour proved blind there, below).
+
+        One exception: where the rings read the point bare without a circle and proved
+        blind on this frame to the colour where its first checker would lie (another point
+        they read bare, without a circle, where the network surely counts checkers of that
+        colour: dark checkers on a dark board), their bare reading says nothing, and the
+        network's likelier count is read, unsure. (Found on the wide styles' seed 7: each
+        of its 6 dark-gold boards that missed a lone dark checker at odds 0.61-0.89 showed
+        sure ones of that colour the rings had missed too; boards exact on seeds 7, 11, 13,
+        17, 19 and 23, the last four never looked at: 113, 115, 115, 111, 118, 116 of 120
+        before, 118, 117, 117, 113, 119, 116 after, every wrong one flagged; the real
+        photos unchanged: their network phantoms, at 0.82 and just under 0.9, lie on
+        boards where no colour was so proved, or in the other colour.)
 
         The bar's checkers are their colour's whichever half of it they lie in, and the
         network counts its halves. Where it is sure of both, its counts are read, each
