@@ -1,6 +1,7 @@
 """Real photos of boards: checkers, dice and automatic corners, measured in one run.
 
-    .venv/bin/python benchmarks/real.py [--data DIR] [--json] [--overlays OUTDIR] [--no-floors]
+    .venv/bin/python benchmarks/real.py [--data DIR] [--json] [--overlays OUTDIR]
+        [--mosaic N] [--no-floors]
 
 The data is a labelled folder in the format of shared/data/board_real_dev (its
 README.md): `--data`, else $BGCOMPANION_SHARED/data/board_real_dev, else
@@ -20,7 +21,9 @@ Measured:
   for on the whole photo) of each labelled dice folder, by default the two shared ones
   beside the board photos (shared/data/dice_real_dev, dice_real_topdown_dev): dice
   right, wrong (and wrong with high confidence), unreadable, missed, phantom dice, the
-  median time per photo; `--no-plain` leaves them out.
+  median time per photo; `--no-plain` leaves them out. The first folder's photos are also
+  measured tiled three by three (`--mosaic N`: N by N; 1 leaves it out): photos of
+  many dice (27 on the webcam photos), where a reader capped on its search marks read some.
   Dice whose face shows an emblem (`nonstandard_box_idx`) are not scored.
 
 Then the floors (`FLOORS`, benchmarks/benchkit.py) of each shared folder measured: it exits
@@ -32,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +54,7 @@ from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
 from vision.evaluate import board_labels, evaluate, evaluate_board, label_calibration
 
+MOSAIC = "plain_mosaic"  # the folder of the first plain folder's photos tiled (--mosaic)
 # Floors (benchmarks/benchkit.py), each named "folder/figure" and checked when that labelled
 # folder is measured: where the figures stood when set (the shipped networks of 2026-11),
 # not the targets.
@@ -65,12 +70,22 @@ FLOORS = [
     # Raised from 0.83 and 45 with the dice read turned (read_turns) and a 1 matched as
     # far from its pip as the photo's other dice from their boxes' centres (2026-11-25).
     Floor("plain webcam dice right", "dice_real_dev/accuracy", at_least=0.875),
-    Floor("plain webcam phantom dice", "dice_real_dev/extra_dice", at_most=15),
+    # Raised from 15 with every place's marks read at each scale it was marked at
+    # (`plain_places_max`, 2026-11-28): a die's side face read as a smaller die beside its
+    # top face, and a key of the laptop; the same dice right. On the webcam photos tiled
+    # (`--mosaic`, 27 dice a photo, not trained on): 74.9% -> 90.1% right, 5 -> 24 phantom
+    # dice.
+    Floor("plain webcam phantom dice", "dice_real_dev/extra_dice", at_most=17),
     # The networks are fine-tuned on the top-down set: these two pin it, they claim nothing.
     # Lowered from 0.86 and 0 with the reader taught wrong sizes (2026-11-25: 85.7%, one
     # phantom die), which lifted the webcam set it was not trained on from 80.8% to 83.4%.
-    Floor("plain top-down dice right", "dice_real_topdown_dev/accuracy", at_least=0.85),
-    Floor("plain top-down phantom dice", "dice_real_topdown_dev/extra_dice", at_most=1),
+    # Raised from 0.85 and 1 with places, not marks, capped (2026-11-28: 86.3% -> 95.6%
+    # right; 5 phantom dice, an owl on a cloth at the photos' edge among them).
+    Floor("plain top-down dice right", "dice_real_topdown_dev/accuracy", at_least=0.955),
+    Floor("plain top-down phantom dice", "dice_real_topdown_dev/extra_dice", at_most=5),
+    # The webcam photos tiled three by three (--mosaic): set 2026-11-28.
+    Floor("plain mosaic dice right", f"{MOSAIC}/accuracy", at_least=0.9),
+    Floor("plain mosaic phantom dice", f"{MOSAIC}/extra_dice", at_most=24),
 ]
 DIE_MATCH_MM = 12.0  # a die read within this of a labelled centre is that die
 CORNER_TOLERANCE = 0.01  # of the board's width
@@ -143,6 +158,42 @@ def plain_figures(folders: list[Path]) -> list[dict[str, Any]]:
     return out
 
 
+def write_mosaics(folder: Path, out: Path, side: int) -> Path:
+    """The labelled plain photos of `folder` tiled `side` by `side` into photos of many dice
+    (each photo resized to the first one's size, its boxes with it), written to `out`
+    with their labels: how a reader holds on a photo of many dice, measured on photos it
+    was not trained on. Photos left over from the last whole tile are left out."""
+    entries = [json.loads(line) for line in (folder / "labels.jsonl").read_text().splitlines()]
+    out.mkdir(parents=True, exist_ok=True)
+    lines = []
+    per = side * side
+    size: tuple[int, int] | None = None
+    for n in range(len(entries) // per):
+        tiles: list[np.ndarray] = []
+        boxes: list[list[float]] = []
+        odd: list[int] = []
+        for k, entry in enumerate(entries[n * per : (n + 1) * per]):
+            photo = cv2.imread(str(folder / entry["path"]), cv2.IMREAD_COLOR)
+            if photo is None:
+                sys.exit(f"{folder / entry['path']}: not an image")
+            h, w = photo.shape[:2]
+            size = size or (w, h)
+            sx, sy = size[0] / w, size[1] / h
+            tiles.append(cv2.resize(photo, size, interpolation=cv2.INTER_AREA))
+            ox, oy = (k % side) * size[0], (k // side) * size[1]
+            nonstandard = set(entry.get("nonstandard_box_idx", []))
+            for j, (x, y, bw, bh, value) in enumerate(entry["boxes"]):
+                if j in nonstandard:
+                    odd.append(len(boxes))
+                boxes.append([x * sx + ox, y * sy + oy, bw * sx, bh * sy, value])
+        rows = [np.hstack(tiles[r * side : (r + 1) * side]) for r in range(side)]
+        path = f"mosaic{n}.png"
+        cv2.imwrite(str(out / path), np.vstack(rows))
+        lines.append(json.dumps({"path": path, "boxes": boxes, "nonstandard_box_idx": odd}))
+    (out / "labels.jsonl").write_text("".join(line + "\n" for line in lines))
+    return out
+
+
 PLAIN_KEYS = (
     "images",
     "dice",
@@ -189,6 +240,12 @@ def main() -> int:
         help="a labelled folder of plain dice photos (repeat; default: the two shared ones)",
     )
     ap.add_argument("--no-plain", action="store_true", help="leave the plain dice photos out")
+    ap.add_argument(
+        "--mosaic",
+        type=int,
+        default=3,
+        help="also the first plain folder's photos tiled N by N (photos of many dice; 1: not)",
+    )
     ap.add_argument("--no-floors", action="store_true", help="print the figures only")
     args = ap.parse_args()
     folder = args.data or shared_data("board_real_dev")
@@ -208,6 +265,10 @@ def main() -> int:
     ]
     plain_folders = [f for f in plain_folders if (f / "labels.jsonl").is_file()]
     plain = [] if args.no_plain else plain_figures(plain_folders)
+    if not args.no_plain and args.mosaic > 1 and plain_folders:
+        with tempfile.TemporaryDirectory() as tmp:
+            tiled = write_mosaics(plain_folders[0], Path(tmp) / MOSAIC, args.mosaic)
+            plain += plain_figures([tiled])
     if args.json:
         print(json.dumps({"checkers": checkers, "dice": dice, "corners": corners, "plain": plain}))
     else:

@@ -58,3 +58,36 @@ def test_a_broken_floor_fails_and_says_which() -> None:
     assert "floor phantoms: 3 (<= 2) BROKEN" in lines[1]
     assert "floor wrong: missing (<= 0) BROKEN" in lines[2]  # a figure not measured
     assert lines[-1] == "floors: 0/3 hold"
+
+
+def test_plain_photos_are_tiled_into_mosaics_with_their_boxes(tmp_path: Path) -> None:
+    import json
+
+    import cv2
+    import numpy as np
+    from real import write_mosaics
+
+    src = tmp_path / "src"
+    (src / "images").mkdir(parents=True)
+    lines = []
+    for k in range(5):  # four make one 2x2 mosaic, the fifth is left over
+        w, h = (40, 30) if k != 1 else (80, 60)  # the second twice as large
+        photo = np.full((h, w, 3), 50 * k, np.uint8)
+        cv2.imwrite(str(src / "images" / f"{k}.png"), photo)
+        entry = {"path": f"images/{k}.png", "boxes": [[w / 2, h / 2, w / 4, h / 4, k + 1]]}
+        if k == 2:
+            entry["nonstandard_box_idx"] = [0]
+        lines.append(json.dumps(entry))
+    (src / "labels.jsonl").write_text("\n".join(lines) + "\n")
+    out = write_mosaics(src, tmp_path / "out", 2)
+    (label,) = [json.loads(line) for line in (out / "labels.jsonl").read_text().splitlines()]
+    mosaic = cv2.imread(str(out / label["path"]))
+    assert mosaic.shape == (60, 80, 3)
+    assert label["boxes"] == [
+        [20, 15, 10, 7.5, 1],
+        [60, 15, 10, 7.5, 2],  # the large photo's box halved with it, then moved right
+        [20, 45, 10, 7.5, 3],
+        [60, 45, 10, 7.5, 4],
+    ]
+    assert label["nonstandard_box_idx"] == [2]
+    assert mosaic[45, 60].tolist() == [150, 150, 150]  # the fourth photo, bottom right

@@ -48,7 +48,7 @@ class DiceSettings:
     plain_pixels_max: int = 2_500_000  # ... unless the photo scaled so has more pixels
     plain_fill_max: float = 3.0  # the largest die: this many fit across the shorter side
     plain_step: float = 1.5  # each scale this many times the next
-    plain_marks_max: int = 40  # at most this many marks (the strongest, all scales) are read
+    plain_places_max: int = 200  # at most this many places (the most strongly marked) are read
     plain_apart: float = 0.6  # dice closer than this share of the larger's side are one
     # Dice in one photo are of about one size: a die read more than this many times larger or
     # smaller than the surest die is something else (two checkers side by side look like a 2
@@ -78,7 +78,7 @@ LIMITS = {  # what the reader can work with (a size of 0 divides by it, a step o
     "plain_pixels_max": (1, 100_000_000),
     "plain_fill_max": (0.5, 1000.0),
     "plain_step": (1.05, 100.0),
-    "plain_marks_max": (0, 1000),
+    "plain_places_max": (0, 1000),
     "plain_apart": (0.0, 10.0),
     "plain_sizes_apart": (1.0, 100.0),
 }

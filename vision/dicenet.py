@@ -394,6 +394,29 @@ class _Pyramid:
         return np.asarray(cv2.getRectSubPix(part, (size, size), centre), np.uint8)
 
 
+Mark = tuple[float, float, float, float]  # photo x, y (px), the scale marked at, odds
+
+
+def _places_marks(cfg: DiceSettings, marks: list[Mark]) -> list[Mark]:
+    """The marks of the `plain_places_max` places marked most strongly, each place's marks
+    at every scale (strongest first): a mark is of the place of the strongest mark within
+    `plain_apart` of the larger die's side (as each mark's scale makes it). A die is
+    marked at two or three neighbouring scales, and the scale marked most strongly is not
+    always the one the reader reads it best at, so each is read; capping marks instead
+    of places left dice unread on photos of 20 dice or more."""
+    die = cfg.plain_die_px
+    places: list[list[Mark]] = []
+    for m in sorted(marks, key=lambda m: -m[3]):
+        for place in places:
+            first = place[0]
+            if math.dist(m[:2], first[:2]) <= cfg.plain_apart * die / min(m[2], first[2]):
+                place.append(m)
+                break
+        else:
+            places.append([m])
+    return [m for place in places[: cfg.plain_places_max] for m in place]
+
+
 def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
     """Every die on a plain colour photo (no calibration): marked by the detector at each of
     `plain_scales`, read where marked (the reader's square cut from the photo at twice that
@@ -406,7 +429,7 @@ def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
     ratio = cfg.read_px_per_mm / cfg.detect_px_per_mm
     size = cfg.read_px
     pyramid = _Pyramid(image)
-    marks: list[tuple[float, float, float, float]] = []  # photo x, y (px), scale, odds
+    marks: list[Mark] = []
     for s in plain_scales(cfg, w, h):
         if min(w, h) * s < PLAIN_SIDE_MIN:
             continue
@@ -414,7 +437,7 @@ def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
         view = View(1.0, 0.0, 0.0, small.shape[1], small.shape[0])
         for u, v, odds in detect(cfg, small, view):  # u, v: the scaled photo's pixel edges
             marks.append((u / kx - 0.5, v / ky - 0.5, s, odds))
-    marks = sorted(marks, key=lambda m: -m[3])[: cfg.plain_marks_max]
+    marks = _places_marks(cfg, marks)
     if not marks:
         return []
     crops = [pyramid.square(x, y, s * ratio, size) for x, y, s, _ in marks]

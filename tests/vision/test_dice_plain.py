@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from sim import START, CameraPose, Die, Look, Scene, render
+from vision import dicenet
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
 from vision.dicenet import find_dice_plain, plain_scales
@@ -92,3 +93,17 @@ def test_emblem_faces_are_not_scored_and_a_die_read_there_is_no_phantom(tmp_path
     assert m.dice == 3
     assert m.right == 3
     assert m.extra == 0
+
+
+def test_each_place_is_read_at_every_scale_it_was_marked_at_and_places_are_capped() -> None:
+    cfg = DiceSettings(plain_places_max=2)
+    marks = [
+        (100.0, 100.0, 1.0, 0.9),  # place A, its strongest mark
+        (103.0, 98.0, 0.5, 0.8),  # A again, a scale coarser (within plain_apart of a side)
+        (300.0, 100.0, 1.0, 0.7),  # place B
+        (500.0, 100.0, 1.0, 0.6),  # place C: the weakest place, over the cap
+        (302.0, 101.0, 0.5, 0.3),  # B at the coarser scale, weaker than C's mark
+    ]
+    assert cfg.plain_die_px * cfg.plain_apart > 3.7  # A's two marks are one place
+    got = dicenet._places_marks(cfg, marks)
+    assert sorted(got) == sorted(m for m in marks if m[0] < 400)
