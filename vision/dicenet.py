@@ -232,10 +232,10 @@ def detect(cfg: DiceSettings, view_image: Image, view: View) -> list[tuple[float
 
 def read_at(
     cfg: DiceSettings, image: Image, geo: BoardGeometry, places: list[tuple[float, float]]
-) -> list[NetDie]:
-    """What the reader sees in a square round each board point (mm)."""
+) -> tuple[list[NetDie], list[Image]]:
+    """What the reader sees in a square round each board point (mm), and those squares."""
     if not places:
-        return []
+        return [], []
     scale, size = cfg.read_px_per_mm, cfg.read_px
     turns = [_read_turn(geo, x, y, scale) for x, y in places]
     crops = [
@@ -256,22 +256,31 @@ def read_at(
                 softmax(o[7:10]),
             )
         )
-    return dice
+    return dice, crops
 
 
-def _turned_values(cfg: DiceSettings, crops: list[Image]) -> list[Floats]:
+def _turned_values(
+    cfg: DiceSettings, crops: list[Image], first: list[Floats] | None = None
+) -> list[Floats]:
     """The odds of each value of the die in each square, read in the square as it is and
     turned by each of `read_turns` quarter turns (a die's value does not change as it turns;
-    the reader's mistakes do): the geometric mean of the readings, normalised. Only the
+    the reader's mistakes do): the geometric mean of the readings, normalised. `first`:
+    the odds already read in each square as it is (then it is not read again). Only the
     value: whether the die lies flat is read in its square as it is, never turned (a
     square turned to face the camera, `READ_FACING`, shows a flat die's side faces below
     its top face; turned a quarter, they would show where only a cocked die's do)."""
     turns = min(4, cfg.read_turns)
     logs = np.zeros((len(crops), 6), np.float64)
-    for k in range(turns):
-        out = run_network("dice_reader.onnx", blob([np.rot90(c, k).copy() for c in crops]))
-        out = out.reshape(len(crops), -1)
-        logs += np.log(np.maximum(np.stack([softmax(o[1:7]) for o in out]), 1e-9))
+    if first is not None:
+        logs += np.log(np.maximum(np.stack(first).astype(np.float64), 1e-9))
+    # every turn still to read, in one batch
+    ks = range(0 if first is None else 1, turns)
+    if crops and ks:
+        out = run_network(
+            "dice_reader.onnx", blob([np.rot90(c, k).copy() for k in ks for c in crops])
+        )
+        out = out.reshape(len(ks), len(crops), -1)
+        logs += np.log(np.maximum(softmax(out[:, :, 1:7]), 1e-9)).sum(axis=0)
     means = np.exp(logs / turns - (logs / turns).max(axis=1, keepdims=True))
     return [np.asarray(m / m.sum(), np.float32) for m in means]
 
@@ -282,29 +291,35 @@ def find_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[NetDi
     view = board_frame(geo, cfg.detect_px_per_mm, cfg.margin_mm)
     marks = detect(cfg, warp(image, geo, view), view)
     marks = marks[: cfg.marks_max]
-    dice = read_at(cfg, image, geo, [(x, y) for x, y, _ in marks])
+    dice, squares = read_at(cfg, image, geo, [(x, y) for x, y, _ in marks])
     again = [
         k for k, d in enumerate(dice) if math.dist((d.x_mm, d.y_mm), marks[k][:2]) > cfg.again_mm
     ]
-    for k, d in zip(
-        again, read_at(cfg, image, geo, [(dice[k].x_mm, dice[k].y_mm) for k in again]), strict=True
-    ):
-        dice[k] = d
-    kept: list[NetDie] = []
-    for d in sorted(dice, key=lambda d: -d.present):
+    dice_again, squares_again = read_at(
+        cfg, image, geo, [(dice[k].x_mm, dice[k].y_mm) for k in again]
+    )
+    for k, d, square in zip(again, dice_again, squares_again, strict=True):
+        dice[k], squares[k] = d, square
+    kept: list[int] = []  # of dice, the surest first
+    for k in sorted(range(len(dice)), key=lambda k: -dice[k].present):
+        d = dice[k]
         if d.present >= cfg.present_min and all(
-            math.dist((d.x_mm, d.y_mm), (e.x_mm, e.y_mm)) > cfg.apart_mm for e in kept
+            math.dist((d.x_mm, d.y_mm), (dice[j].x_mm, dice[j].y_mm)) > cfg.apart_mm for j in kept
         ):
-            kept.append(d)
-    if cfg.read_turns > 1 and kept:
-        scale, size = cfg.read_px_per_mm, cfg.read_px
-        crops = [
-            warp(image, geo, around(geo, d.x_mm, d.y_mm, scale, size, turn), cache=False)
-            for d, turn in ((d, _read_turn(geo, d.x_mm, d.y_mm, scale)) for d in kept)
-        ]
-        for d, values in zip(kept, _turned_values(cfg, crops), strict=True):
+            kept.append(k)
+    # Each die's value read turned in the square it was read in: one whose centre lies
+    # within `again_mm` of the die's (as the reader was trained: round a die's mark).
+    _read_turned(cfg, [dice[k] for k in kept], [squares[k] for k in kept], read=True)
+    return [dice[k] for k in kept]
+
+
+def _read_turned(cfg: DiceSettings, dice: list[Any], squares: list[Image], read: bool) -> None:
+    """Each die's value read in its square turned (`read_turns`, `_turned_values`); `read`:
+    the die's odds were read in that very square as it is."""
+    if cfg.read_turns > 1 and dice:
+        turned = _turned_values(cfg, squares, [d.values for d in dice] if read else None)
+        for d, values in zip(dice, turned, strict=True):
             d.values = values
-    return kept
 
 
 # --- plain photos -----------------------------------------------------------------------
@@ -456,22 +471,25 @@ def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
                 softmax(o[7:10]),
             )
         )
-    kept: list[PlainDie] = []
-    for d in sorted(dice, key=lambda d: -d.present):
+    kept: list[int] = []  # of dice, the surest first
+    for k in sorted(range(len(dice)), key=lambda k: -dice[k].present):
+        d = dice[k]
         if d.present >= cfg.present_min and all(
-            math.dist((d.x_px, d.y_px), (e.x_px, e.y_px))
-            > cfg.plain_apart * max(d.side_px, e.side_px)
-            for e in kept
+            math.dist((d.x_px, d.y_px), (dice[j].x_px, dice[j].y_px))
+            > cfg.plain_apart * max(d.side_px, dice[j].side_px)
+            for j in kept
         ):
-            kept.append(d)
+            kept.append(k)
     if kept:
-        side = kept[0].side_px  # the surest die's
+        side = dice[kept[0]].side_px  # the surest die's
         apart = cfg.plain_sizes_apart
-        kept = [d for d in kept if side / apart <= d.side_px <= side * apart]
-    if cfg.read_turns > 1 and kept:
-        crops = [
-            pyramid.square(d.x_px, d.y_px, cfg.plain_die_px * ratio / d.side_px, size) for d in kept
-        ]
-        for d, values in zip(kept, _turned_values(cfg, crops), strict=True):
-            d.values = values
-    return kept
+        kept = [k for k in kept if side / apart <= dice[k].side_px <= side * apart]
+    # Each die's value read turned in a square round the die's centre as read: its mark's
+    # may lie further off (no die is read again nearer, as on a board).
+    kept_dice = [dice[k] for k in kept]
+    squares = [
+        pyramid.square(d.x_px, d.y_px, cfg.plain_die_px * ratio / d.side_px, size)
+        for d in kept_dice
+    ]
+    _read_turned(cfg, kept_dice, squares, read=False)
+    return kept_dice

@@ -237,3 +237,39 @@ def test_a_die_read_turned_has_the_same_odds_whichever_way_its_square_was_turned
     out = vision.networks.run_network("dice_reader.onnx", vision.dicenet.blob([square]))[0]
     assert np.allclose(single, vision.networks.softmax(out[1:7]), atol=1e-5)
     assert np.abs(single - a).max() > 1e-5  # the turned readings count
+
+
+def test_odds_already_read_in_a_square_stand_for_its_first_turn() -> None:
+    die = Die(5, 200.0, 150.0, angle_deg=35, style="red", size_mm=16)
+    r = render(Scene(dice=(die,), image_size=(1280, 720)))
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    square = warp(r.image, geo, around(geo, 201.0, 149.0, CFG.read_px_per_mm, CFG.read_px), False)
+    out = vision.networks.run_network("dice_reader.onnx", vision.dicenet.blob([square]))[0]
+    first = vision.networks.softmax(out[1:7])
+    four = replace(CFG, read_turns=4)
+    (a,) = vision.dicenet._turned_values(four, [square])
+    (b,) = vision.dicenet._turned_values(four, [square], [first])
+    assert np.allclose(a, b, atol=1e-5)
+    (c,) = vision.dicenet._turned_values(four, [square], [np.full(6, 1 / 6, np.float32)])
+    assert np.abs(c - a).max() > 1e-3  # the odds given are used, not read again
+
+
+def test_a_die_on_a_board_is_read_in_the_square_round_its_mark_four_times_in_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    die = Die(3, 200.0, 150.0, angle_deg=10, style="white", size_mm=16)
+    r = render(Scene(dice=(die,), image_size=(1280, 720)))
+    assert r.calibration is not None
+    squares: list[int] = []
+    real = vision.dicenet.run_network
+
+    def counting(name: str, x: np.ndarray) -> np.ndarray:
+        if name == "dice_reader.onnx":
+            squares.append(len(x))
+        return real(name, x)
+
+    monkeypatch.setattr(vision.dicenet, "run_network", counting)
+    (got,) = vision.dicenet.find_dice(CFG, r.image, BoardGeometry(r.calibration))
+    assert int(np.argmax(got.values)) + 1 == 3
+    assert CFG.read_turns == 4 and sum(squares) == 4  # as it is, then three turns at once
