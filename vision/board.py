@@ -365,6 +365,7 @@ class BoardReader(Counting):
         s = self.s.px_per_mm
         t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
         cos, sin = np.cos(t), np.sin(t)
+        cos32, sin32 = cos.astype(np.float32), sin.astype(np.float32)  # the gradients' own
         radii = np.array([self.d_mm / 2 * f * s for f in self.s.radius_scales])
         rr = (
             radii[None, None, :, None, None] + np.array([-1.0, 0.0, 1.0])[None, None, None, :, None]
@@ -393,7 +394,7 @@ class BoardReader(Counting):
             g = flat_g.take(iy)
             sx, sy = g.real, g.imag
             mag2 = sx * sx + sy * sy
-            radial = np.abs(sx * cos + sy * sin)
+            radial = np.abs(sx * cos32 + sy * sin32)
             ok = (radial > self.s.edge_min) & (radial * radial > self.s.facing_min * mag2)
             return np.asarray(ok.any(axis=-2).mean(axis=-1), np.float64)
 
