@@ -218,14 +218,18 @@ def test_a_missing_or_corrupt_network_is_a_one_line_error(
         vision.networks.load_network.cache_clear()
 
 
-def test_a_die_read_turned_has_the_same_odds_whichever_way_its_square_was_turned() -> None:
-    # read_turns 4: the square read as it is and turned by 1, 2 and 3 quarter turns; a
-    # square turned a quarter is the same four readings, so the same odds.
-    die = Die(2, 200.0, 150.0, angle_deg=20, style="white", size_mm=16)
+def _square(die: Die, x_mm: float, y_mm: float) -> np.ndarray:
+    """The reader's square round board point (x_mm, y_mm) of a board with `die` alone."""
     r = render(Scene(dice=(die,), image_size=(1280, 720)))
     assert r.calibration is not None
     geo = BoardGeometry(r.calibration)
-    square = warp(r.image, geo, around(geo, 200.0, 150.0, CFG.read_px_per_mm, CFG.read_px), False)
+    return warp(r.image, geo, around(geo, x_mm, y_mm, CFG.read_px_per_mm, CFG.read_px), False)
+
+
+def test_a_die_read_turned_has_the_same_odds_whichever_way_its_square_was_turned() -> None:
+    # read_turns 4: the square read as it is and turned by 1, 2 and 3 quarter turns; a
+    # square turned a quarter is the same four readings, so the same odds.
+    square = _square(Die(2, 200.0, 150.0, angle_deg=20, style="white", size_mm=16), 200.0, 150.0)
     four = replace(CFG, read_turns=4)
     once = replace(CFG, read_turns=1)
     a = vision.dicenet._turned_values(four, [square])[0]
@@ -240,11 +244,7 @@ def test_a_die_read_turned_has_the_same_odds_whichever_way_its_square_was_turned
 
 
 def test_odds_already_read_in_a_square_stand_for_its_first_turn() -> None:
-    die = Die(5, 200.0, 150.0, angle_deg=35, style="red", size_mm=16)
-    r = render(Scene(dice=(die,), image_size=(1280, 720)))
-    assert r.calibration is not None
-    geo = BoardGeometry(r.calibration)
-    square = warp(r.image, geo, around(geo, 201.0, 149.0, CFG.read_px_per_mm, CFG.read_px), False)
+    square = _square(Die(5, 200.0, 150.0, angle_deg=35, style="red", size_mm=16), 201.0, 149.0)
     out = vision.networks.run_network("dice_reader.onnx", vision.dicenet.blob([square]))[0]
     first = vision.networks.softmax(out[1:7])
     four = replace(CFG, read_turns=4)
