@@ -346,6 +346,17 @@ def _layout_wins(found: layout_fit.Fit, inner: FloatArray | None, shape: tuple[i
     return found.from_start or best.score >= CLEARLY_BETTER * found.at_start
 
 
+def _layout_elsewhere(found: layout_fit.Fit) -> bool:
+    """Whether the points' layout, though it did not win, says the frame's inner edge is
+    not the surface: layouts elsewhere fit about as well as each other (none unambiguous)
+    and clearly better than the layout refined from that edge. Taking the frame's edge
+    then put an open case's corners 12% of the board's width off (`board_real_dev`'s
+    test2: its trays are the surface's colour, inside the frame); better a refusal."""
+    best = found.best
+    ambiguous = best.score < UNAMBIGUOUS * found.runner_up
+    return ambiguous and not found.from_start and best.score >= CLEARLY_BETTER * found.at_start
+
+
 def find_board(image: Image) -> Detection:
     """The playing surface's corners in `image`, or BoardNotFound saying why and what to do."""
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
@@ -380,6 +391,11 @@ def find_board(image: Image) -> Detection:
     found = layout_fit.fit(small, [outline], [] if inner is None else [inner])
     if found is not None and _layout_wins(found, inner, small.shape[:2]):
         inner, score = clockwise(found.best.quad), found.best.score
+    elif found is not None and inner is not None and _layout_elsewhere(found):
+        raise BoardNotFound(
+            "found the board, but its points fit two places about as well (trays or a frame "
+            "the colour of the surface?): give the surface's corners with --corners"
+        )
     if inner is None:
         assert failure is not None
         raise failure

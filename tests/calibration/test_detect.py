@@ -89,3 +89,21 @@ def test_a_strongly_oblique_view_is_refused() -> None:
 def test_not_a_colour_image() -> None:
     with pytest.raises(BoardNotFound, match="8-bit colour"):
         find_board(np.zeros((100, 100), np.uint8))
+
+
+def test_a_frame_edge_the_points_fit_clearly_worse_than_elsewhere_is_refused() -> None:
+    # The points' layout did not win (ambiguous); where it also fits clearly better away
+    # from the frame's inner edge than refined from it, that edge is not trusted either.
+    from calibration import detect, layout_fit
+
+    quad = np.array([[0, 0], [100, 0], [100, 80], [0, 80]], float)
+
+    def fit(best: float, runner_up: float, at_start: float, from_start: bool = False) -> object:
+        return layout_fit.Fit(
+            layout_fit.Layout(quad, 0.07, 0.41, best), at_start, runner_up, from_start
+        )
+
+    assert detect._layout_elsewhere(fit(20.7, 18.3, 8.4))  # an open case's trays (test2)
+    assert not detect._layout_elsewhere(fit(20.7, 18.3, 19.0))  # the edge's own fits as well
+    assert not detect._layout_elsewhere(fit(41.5, 31.1, 8.4))  # unambiguous: the layout wins
+    assert not detect._layout_elsewhere(fit(20.7, 18.3, 8.4, from_start=True))
