@@ -268,7 +268,9 @@ def main() -> int:
     if not args.no_plain and args.mosaic > 1 and plain_folders:
         with tempfile.TemporaryDirectory() as tmp:
             tiled = write_mosaics(plain_folders[0], Path(tmp) / MOSAIC, args.mosaic)
-            plain += plain_figures([tiled])
+            (mosaic,) = plain_figures([tiled])
+            n = args.mosaic
+            plain.append(mosaic | {"shown": f"{plain_folders[0]} tiled {n} by {n}"})
     if args.json:
         print(json.dumps({"checkers": checkers, "dice": dice, "corners": corners, "plain": plain}))
     else:
@@ -329,7 +331,7 @@ def show(
     print(f"corners within 1% of the board's width: {corners['within']}/{n}")
     for p in plain:
         print(
-            f"plain dice photos, {p['folder']}: {p['images']} photos, dice right "
+            f"plain dice photos, {p.get('shown', p['folder'])}: {p['images']} photos, dice right "
             f"{p['right']}/{p['dice']} = {100 * (p['accuracy'] or 0):.2f}%, wrong {p['wrong']} "
             f"({p['wrong_high_confidence']} with high confidence), unreadable "
             f"{p['unreadable']}, missed {p['missed']}, phantom dice {p['extra_dice']}, "
