@@ -477,25 +477,23 @@ def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
                 softmax(o[7:10]),
             )
         )
-    kept: list[int] = []  # of dice, the surest first
-    for k in sorted(range(len(dice)), key=lambda k: -dice[k].present):
-        d = dice[k]
+    kept: list[PlainDie] = []
+    for d in sorted(dice, key=lambda d: -d.present):
         if d.present >= cfg.present_min and all(
-            math.dist((d.x_px, d.y_px), (dice[j].x_px, dice[j].y_px))
-            > cfg.plain_apart * max(d.side_px, dice[j].side_px)
-            for j in kept
+            math.dist((d.x_px, d.y_px), (e.x_px, e.y_px))
+            > cfg.plain_apart * max(d.side_px, e.side_px)
+            for e in kept
         ):
-            kept.append(k)
+            kept.append(d)
     if kept:
-        side = dice[kept[0]].side_px  # the surest die's
+        side = kept[0].side_px  # the surest die's
         apart = cfg.plain_sizes_apart
-        kept = [k for k in kept if side / apart <= dice[k].side_px <= side * apart]
-    # Each die's value read turned in a square round the die's centre as read: its mark's
-    # may lie further off (no die is read again nearer, as on a board).
-    kept_dice = [dice[k] for k in kept]
-    squares = [
-        pyramid.square(d.x_px, d.y_px, cfg.plain_die_px * ratio / d.side_px, size)
-        for d in kept_dice
-    ]
-    _read_turned(cfg, kept_dice, squares, read=False)
-    return kept_dice
+        kept = [d for d in kept if side / apart <= d.side_px <= side * apart]
+    if cfg.read_turns > 1 and kept:
+        # Each die's value read turned in a square round the die's centre as read: its
+        # mark's may lie further off (no die is read again nearer, as on a board).
+        squares = [
+            pyramid.square(d.x_px, d.y_px, cfg.plain_die_px * ratio / d.side_px, size) for d in kept
+        ]
+        _read_turned(cfg, kept, squares, read=False)
+    return kept
