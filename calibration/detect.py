@@ -326,6 +326,17 @@ def _frame_surface(lab: Lab, outline: FloatArray) -> tuple[FloatArray, float]:
     return inner, best_frame[1]
 
 
+def _ambiguous(found: layout_fit.Fit) -> bool:
+    """Whether another layout elsewhere fits about as well as the best."""
+    return found.best.score < UNAMBIGUOUS * found.runner_up
+
+
+def _beats_edge(found: layout_fit.Fit) -> bool:
+    """Whether the best layout fits clearly better than the one refined from the frame's
+    inner edge."""
+    return found.best.score >= CLEARLY_BETTER * found.at_start
+
+
 def _layout_wins(found: layout_fit.Fit, inner: FloatArray | None, shape: tuple[int, ...]) -> bool:
     """Whether the points' layout replaces the frame's inner edge (None: none found)."""
     best = found.best
@@ -335,7 +346,7 @@ def _layout_wins(found: layout_fit.Fit, inner: FloatArray | None, shape: tuple[i
     limit = np.array([w, h]) - margin
     if (quad < margin).any() or (quad >= limit).any():
         return False  # the surface is cut by the image's edge
-    if best.score < UNAMBIGUOUS * found.runner_up:
+    if _ambiguous(found):
         return False  # another layout elsewhere fits about as well
     if inner is None:
         return True
@@ -343,7 +354,7 @@ def _layout_wins(found: layout_fit.Fit, inner: FloatArray | None, shape: tuple[i
         # the same surface: the layout's sides are fitted along their whole length and
         # to the points, where the frame's edge walk may be pulled by a checker or shadow
         return True
-    return found.from_start or best.score >= CLEARLY_BETTER * found.at_start
+    return found.from_start or _beats_edge(found)
 
 
 def _layout_elsewhere(found: layout_fit.Fit) -> bool:
@@ -352,9 +363,7 @@ def _layout_elsewhere(found: layout_fit.Fit) -> bool:
     and clearly better than the layout refined from that edge. Taking the frame's edge
     then put an open case's corners 12% of the board's width off (`board_real_dev`'s
     test2: its trays are the surface's colour, inside the frame); better a refusal."""
-    best = found.best
-    ambiguous = best.score < UNAMBIGUOUS * found.runner_up
-    return ambiguous and not found.from_start and best.score >= CLEARLY_BETTER * found.at_start
+    return _ambiguous(found) and not found.from_start and _beats_edge(found)
 
 
 def find_board(image: Image) -> Detection:
