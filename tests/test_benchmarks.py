@@ -4,11 +4,14 @@ runs every one, and a broken floor fails the run."""
 from __future__ import annotations
 
 import io
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,11 +64,7 @@ def test_a_broken_floor_fails_and_says_which() -> None:
 
 
 def test_plain_photos_are_tiled_into_mosaics_with_their_boxes(tmp_path: Path) -> None:
-    import json
-
-    import cv2
-    import numpy as np
-    from real import write_mosaics
+    from real import write_mosaics  # here: it loads the readers and their networks
 
     src = tmp_path / "src"
     (src / "images").mkdir(parents=True)
