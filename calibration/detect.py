@@ -402,8 +402,8 @@ def find_board(image: Image) -> Detection:
         inner, score = clockwise(found.best.quad), found.best.score
     elif found is not None and inner is not None and _layout_elsewhere(found):
         raise BoardNotFound(
-            "found the board, but its points fit two places about as well (trays or a frame "
-            "the colour of the surface?): give the surface's corners with --corners"
+            "found the board, but its points fit two places about as well: trays or a frame "
+            "the colour of the surface?"
         )
     if inner is None:
         assert failure is not None
