@@ -270,6 +270,27 @@ def test_a_die_on_a_board_is_read_in_the_square_round_its_mark_four_times_in_all
         return real(name, x)
 
     monkeypatch.setattr(vision.dicenet, "run_network", counting)
-    (got,) = vision.dicenet.find_dice(CFG, r.image, BoardGeometry(r.calibration))
+    every = replace(CFG, turns_below=1.0)  # every die read turned, however sure
+    (got,) = vision.dicenet.find_dice(every, r.image, BoardGeometry(r.calibration))
     assert int(np.argmax(got.values)) + 1 == 3
-    assert CFG.read_turns == 4 and sum(squares) == 4  # as it is, then three turns at once
+    assert CFG.read_turns == 4 and squares == [1, 3]  # as it is, then three turns at once
+    # Read sure in its first square (`turns_below`), the die keeps that reading.
+    squares.clear()
+    (sure,) = vision.dicenet.find_dice(CFG, r.image, BoardGeometry(r.calibration))
+    assert float(sure.values.max()) >= CFG.turns_below and squares == [1]
+    assert int(np.argmax(sure.values)) + 1 == 3
+    # Less sure than that, it is read turned.
+    squares.clear()
+    strict = replace(CFG, turns_below=float(sure.values.max()) + 1e-6)
+    vision.dicenet.find_dice(strict, r.image, BoardGeometry(r.calibration))
+    assert squares == [1, 3]
+
+
+def test_the_networks_input_is_the_views_planes_from_minus_half_to_half() -> None:
+    rng = np.random.default_rng(5)
+    views = [rng.integers(0, 256, (9, 13, 3), dtype=np.uint8) for _ in range(2)]
+    got = vision.dicenet.blob(views)
+    assert got.shape == (2, 3, 9, 13) and got.dtype == np.float32
+    want = cv2.dnn.blobFromImages(views, 1 / 255.0, (0, 0), (127.5,) * 3, False, False)
+    assert np.array_equal(got, want)  # the networks were trained on OpenCV's own blobs
+    assert abs(float(got[1, 2, 4, 7]) - (int(views[1][4, 7, 2]) - 127.5) / 255.0) < 1e-7
