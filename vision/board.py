@@ -387,11 +387,20 @@ class BoardReader(Counting):
             ix = np.rint(at[..., 0, None, None, None] + rr * cos).astype(np.intp)
             iy = np.rint(at[..., 1, None, None, None] + rr * sin).astype(np.intp)
             steps = (shifts if even else np.zeros_like(shifts)).astype(np.intp)
-            ix = np.clip(ix + steps[None, :, 0, None, None, None], 0, w - 1)
-            iy = np.clip(iy + steps[None, :, 1, None, None, None], 0, h - 1)
-            iy *= w
-            iy += ix
-            g = flat_g.take(iy)
+            # Each shifted ring's flat index is the ring's plus the shift's: one addition over
+            # all of them. Rings that reach past the view's edge (few: the view has a margin)
+            # are clipped to it instead, pixel by pixel.
+            dx, dy = steps[:, 0], steps[:, 1]
+            flat = (iy * w + ix) + (dy * w + dx)[None, :, None, None, None]
+            lo_x, hi_x = ix.min(axis=(1, 2, 3, 4)), ix.max(axis=(1, 2, 3, 4))
+            lo_y, hi_y = iy.min(axis=(1, 2, 3, 4)), iy.max(axis=(1, 2, 3, 4))
+            out = (lo_x + dx.min() < 0) | (hi_x + dx.max() > w - 1)
+            out |= (lo_y + dy.min() < 0) | (hi_y + dy.max() > h - 1)
+            if out.any():
+                cx = np.clip(ix[out] + dx[None, :, None, None, None], 0, w - 1)
+                cy = np.clip(iy[out] + dy[None, :, None, None, None], 0, h - 1)
+                flat[out] = cy * w + cx
+            g = flat_g.take(flat)
             sx, sy = g.real, g.imag
             mag2 = sx * sx + sy * sy
             radial = np.abs(sx * cos32 + sy * sin32)
