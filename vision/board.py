@@ -526,23 +526,28 @@ class BoardReader(Counting):
         taken: list[list[float]] = [[] for _ in self.places]  # along, mm
         kept: list[int] = []
         apart = 0.7 * min(self.d_mm, self.pitch_mm)
-        for k in np.argsort(-scores, kind="stable"):
+        # Every centre in mm and every score as Python floats at once: the loop below runs
+        # over a few hundred candidates.
+        at_mm: list[list[float]] = ((refined + 0.5) / s - self.m).tolist()
+        score_of: list[float] = scores.tolist()
+        for k in np.argsort(-scores, kind="stable").tolist():
             f = found[owner[k]]
-            x, y = (refined[k] + 0.5) / s - self.m
-            along = abs(float(y) - f.place.origin_mm)
+            (x, y), score = at_mm[k], score_of[k]
+            along = abs(y - f.place.origin_mm)
             if any(abs(along - a) < apart for a in taken[owner[k]]):
                 continue  # the same checker, found again a little further on
-            if scores[k] < self.s.circle_min:
-                f.best_other = max(f.best_other, float(scores[k]))
+            if score < self.s.circle_min:
+                f.best_other = max(f.best_other, score)
                 continue
             taken[owner[k]].append(along)
-            f.circles.append((float(x), float(y), float(scores[k])))
+            f.circles.append((x, y, score))
             kept.append(k)
         colours = self.colours_at(lab, refined[kept])
         for k, colour in zip(kept, colours, strict=True):
             found[owner[k]].colours.append(colour)
         for f, along_mm in zip(found, taken, strict=True):
-            order = np.argsort(along_mm)
+            # No two lie closer than `apart`: any sort gives this order.
+            order = sorted(range(len(along_mm)), key=along_mm.__getitem__)
             f.circles = [f.circles[i] for i in order]
             f.colours = [f.colours[i] for i in order]
             f.along_d = [along_mm[i] / self.pitch_mm for i in order]
