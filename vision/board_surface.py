@@ -124,13 +124,16 @@ def _nearest(
     padded = np.full((3, a + 2, c + 2), np.nan)  # each channel alone: contiguous
     padded[:, 1:-1, 1:-1] = np.moveaxis(ref, -1, 0)
     channels = np.ascontiguousarray(np.moveaxis(px, -1, 0))
-    dist = np.empty((9, *px.shape[:-1]))  # moves x points x along x across
-    for k, (da, dc) in enumerate(itertools.product((0, 1, 2), (0, 1, 2))):
-        square = np.zeros(px.shape[:-1])
-        for channel, moved in zip(channels, padded[:, da : da + a, dc : dc + c], strict=True):
-            diff = channel - moved
-            square += diff * diff
-        np.sqrt(square, out=dist[k])
+    # Every move at once (a few thousand samples each: one operation's overhead, not 27),
+    # the channels' squares added in their order.
+    moved = np.stack(
+        [padded[:, da : da + a, dc : dc + c] for da, dc in itertools.product((0, 1, 2), (0, 1, 2))]
+    )  # moves x channels x along x across
+    diff = channels[None] - moved[:, :, None]  # moves x channels x points x along x across
+    diff *= diff
+    square = diff[:, 0] + diff[:, 1]
+    square += diff[:, 2]
+    dist = np.sqrt(square, out=square)  # moves x points x along x across
     # A sample the move leaves without a reference (NaN: no distance is infinite) counts as
     # far off, so no move wins by leaving the point's odd spots out.
     cost = np.fmin(dist, FAR) * use[None]
