@@ -74,7 +74,6 @@ from vision.board_net import StripCounter
 from vision.board_settings import BoardSettings
 from vision.board_surface import Strip, unexplained_areas
 from vision.errors import ImageError
-from vision.scratch import Scratch
 
 __all__ = ["PATTERNS", "ROW", "BoardReader", "BoardReading", "BoardSettings", "PlaceReading"]
 __all__ += ["stack_layout", "visible_positions"]  # where checkers lie: vision.board_layout
@@ -154,8 +153,6 @@ class BoardReader(Counting):
             cv2.CV_16SC2,
         )
         self.places = self._places()
-        # The work arrays of `read`, reused from frame to frame (`vision.scratch`).
-        self.work = Scratch()
         self._use_share(self.s.checker_share)
         self.counter = StripCounter(geo, s, m) if self.s.net_check else None
         # Checkers' size is this board's: settled on the first frame that shows enough.
@@ -197,7 +194,7 @@ class BoardReader(Counting):
         checkers lie a diameter apart; a checker on top lies half one from those below).
         Adopted where it differs clearly from the size assumed; kept once a frame shows
         `size_evidence` neighbours."""
-        cmap = self.circle_map(edges, self.work)
+        cmap = self.circle_map(edges)
         steps = []
         for f in self._all_circles(cmap, gx, gy, smooth, lab):
             steps += [b - a for a, b in itertools.pairwise(f.along_d) if 0.6 < b - a < 1.25]
@@ -231,9 +228,7 @@ class BoardReader(Counting):
         return out
 
     # --- stages -------------------------------------------------------------------------
-    def rectify(self, image: Image, work: Scratch | None = None) -> Image:
-        """The board view of a camera frame. With `work`, written into its array (valid
-        until the next frame's); else a new one."""
+    def rectify(self, image: Image) -> Image:
         if image.ndim != 3 or image.shape[2] != 3:
             raise ImageError("expected a colour image")
         iw, ih = self.geo.cal.image_size
@@ -241,49 +236,26 @@ class BoardReader(Counting):
             raise ImageError(
                 f"image is {image.shape[1]}x{image.shape[0]} but the calibration is for {iw}x{ih}"
             )
-        w, h = self.size
-        dst = (work or Scratch()).get("view", (h, w, 3), np.uint8)
-        out = cv2.remap(image, *self.maps, cv2.INTER_LINEAR, dst=dst)
+        out = cv2.remap(image, *self.maps, cv2.INTER_LINEAR)
         return np.asarray(out, dtype=np.uint8)
 
-    def edges(
-        self, view: Image, work: Scratch | None = None
-    ) -> tuple[FloatImage, FloatImage, FloatImage]:
-        """The gradient (x, y) of the channel that changes most, per pixel; and the edge map.
-        With `work`, in its arrays (valid until the next frame's); else in new ones."""
-        b = work or Scratch()
-        h, w = view.shape[:2]
-        smooth = cv2.GaussianBlur(
-            view, (0, 0), 0.8, dst=b.get("smooth_edges", view.shape, np.uint8)
-        )
-        channels = cv2.split(smooth, [b.get(f"channel{c}", (h, w), np.uint8) for c in range(3)])
-        gx = [
-            cv2.Sobel(ch, cv2.CV_32F, 1, 0, dst=b.get(f"gx{c}", (h, w), np.float32), ksize=3)
-            for c, ch in enumerate(channels)
-        ]
-        gy = [
-            cv2.Sobel(ch, cv2.CV_32F, 0, 1, dst=b.get(f"gy{c}", (h, w), np.float32), ksize=3)
-            for c, ch in enumerate(channels)
-        ]
+    def edges(self, view: Image) -> tuple[FloatImage, FloatImage, FloatImage]:
+        """The gradient (x, y) of the channel that changes most, per pixel; and the edge map."""
+        smooth = cv2.GaussianBlur(view, (0, 0), 0.8)
+        channels = cv2.split(smooth)
+        gx = [cv2.Sobel(c, cv2.CV_32F, 1, 0, ksize=3) for c in channels]
+        gy = [cv2.Sobel(c, cv2.CV_32F, 0, 1, ksize=3) for c in channels]
         # The first channel's, replaced where a later one's is strictly larger (in OpenCV's
         # own operations: a third of the time of numpy's, the same values).
-        square = b.get("square", (h, w), np.float32)
         bx, by = gx[0], gy[0]
-        bm = cv2.multiply(bx, bx, dst=b.get("magnitude2", (h, w), np.float32))
-        bm = cv2.add(bm, cv2.multiply(by, by, dst=square), dst=bm)
-        mag2 = b.get("channel_magnitude2", (h, w), np.float32)
-        more = b.get("more", (h, w), np.uint8)
+        bm = cv2.add(cv2.multiply(bx, bx), cv2.multiply(by, by))
         for c in (1, 2):
-            mag2 = cv2.multiply(gx[c], gx[c], dst=mag2)
-            mag2 = cv2.add(mag2, cv2.multiply(gy[c], gy[c], dst=square), dst=mag2)
-            more = cv2.compare(mag2, bm, cv2.CMP_GT, dst=more)
+            mag2 = cv2.add(cv2.multiply(gx[c], gx[c]), cv2.multiply(gy[c], gy[c]))
+            more = cv2.compare(mag2, bm, cv2.CMP_GT)
             for best, this in ((bx, gx[c]), (by, gy[c]), (bm, mag2)):
                 cv2.copyTo(this, more, best)
-        # 1 where the magnitude is over the threshold (its square: the same pixels), dilated.
-        _, strong = cv2.threshold(bm, self.s.edge_min**2, 1.0, cv2.THRESH_BINARY, dst=square)
-        edges = cv2.dilate(
-            strong, np.ones((3, 3), np.uint8), dst=b.get("edges", (h, w), np.float32)
-        )
+        strong = (bm > self.s.edge_min**2).view(np.uint8)
+        edges = cv2.dilate(strong, np.ones((3, 3), np.uint8)).astype(np.float32)
         return np.asarray(bx, np.float32), np.asarray(by, np.float32), np.asarray(edges, np.float32)
 
     def _spectrum(self, kernel: FloatImage) -> FloatImage:
@@ -297,40 +269,21 @@ class BoardReader(Counting):
         padded[:kh, :kw] = cv2.flip(kernel, -1)
         return np.asarray(cv2.dft(padded, nonzeroRows=kh), np.float32)
 
-    def circle_map(self, edges: FloatImage, work: Scratch | None = None) -> FloatImage:
+    def circle_map(self, edges: FloatImage) -> FloatImage:
         """At each pixel: how much of a checker-sized ring centred there lies on edges.
 
         What `cv2.filter2D(edges, CV_32F, self.kernel, borderType=BORDER_CONSTANT)` gives
         (within float rounding), by the transform with the kernel's spectrum made once per
         checker size: filter2D transforms its kernel again on every call (4 of its 11 ms
-        on a 1920x1080 frame's view). With `work`, in its array (valid until the next
-        frame's); else in a new one."""
-        b = work or Scratch()
+        on a 1920x1080 frame's view)."""
         h, w = edges.shape
         kh = self.kernel.shape[0]
         dh, dw = self._ring_spectrum.shape
-        padded = cv2.copyMakeBorder(
-            edges,
-            0,
-            dh - h,
-            0,
-            dw - w,
-            cv2.BORDER_CONSTANT,
-            dst=b.get("dft_in", (dh, dw), np.float32),
-            value=0,
-        )
-        spectrum = cv2.dft(padded, dst=b.get("dft", (dh, dw), np.float32), nonzeroRows=h)
-        product = cv2.mulSpectrums(spectrum, self._ring_spectrum, 0, c=spectrum)
+        padded = cv2.copyMakeBorder(edges, 0, dh - h, 0, dw - w, cv2.BORDER_CONSTANT, value=0)
+        product = cv2.mulSpectrums(cv2.dft(padded, nonzeroRows=h), self._ring_spectrum, 0)
         c = kh // 2
-        full = cv2.idft(
-            product,
-            dst=b.get("dft_out", (dh, dw), np.float32),
-            flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE,
-            nonzeroRows=c + h,
-        )
-        out = b.get("circle_map", (h, w), np.float32)
-        out[...] = full[c : c + h, c : c + w]
-        return out
+        full = cv2.idft(product, flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE, nonzeroRows=c + h)
+        return np.ascontiguousarray(full[c : c + h, c : c + w], dtype=np.float32)
 
     def _profile_grids(self) -> list[tuple[list[int], NDArray[np.intp], NDArray[np.float64]]]:
         """Where each place's ring profile is read (`profiles`), built once per checker size:
@@ -420,8 +373,7 @@ class BoardReader(Counting):
         h, w = gx.shape
         # Each gradient sample's x and y side by side (one complex number), gathered by flat
         # index in one go: one memory access, not one per array.
-        pair = cv2.merge([gx, gy], dst=self.work.get("gradient_pairs", (h, w, 2), np.float32))
-        flat_g = pair.view(np.complex64).ravel()
+        flat_g = cv2.merge([gx, gy]).view(np.complex64).ravel()
 
         def shares(
             points: NDArray[np.float64], shifts: NDArray[np.float64], rr: NDArray[np.float64]
@@ -481,11 +433,9 @@ class BoardReader(Counting):
         patterned = (scores >= self.s.rim_sure) & (uniform >= self.s.inside_min)
         return np.where(patterned, scores, np.minimum(scores, uniform)).astype(np.float64), refined
 
-    def smooth_lab(self, view: Image, work: Scratch | None = None) -> tuple[Image, LabView]:
-        """The board view smoothed, and in OpenCV Lab: what checkers' colours are read in.
-        With `work`, in its array (valid until the next frame's); else in a new one."""
-        dst = (work or Scratch()).get("smooth", view.shape, np.uint8)
-        smooth = np.asarray(cv2.GaussianBlur(view, (0, 0), 1.0, dst=dst), np.uint8)
+    def smooth_lab(self, view: Image) -> tuple[Image, LabView]:
+        """The board view smoothed, and in OpenCV Lab: what checkers' colours are read in."""
+        smooth = np.asarray(cv2.GaussianBlur(view, (0, 0), 1.0), np.uint8)
         return smooth, LabView(smooth)
 
     def colours_at(self, lab: LabView, centres: NDArray[np.float64]) -> list[tuple[float, ...]]:
@@ -555,12 +505,12 @@ class BoardReader(Counting):
 
     def read(self, image: Image) -> BoardReading:
         t0 = time.perf_counter()
-        view = self.rectify(image, self.work)
-        gx, gy, edges = self.edges(view, self.work)
-        smooth, lab = self.smooth_lab(view, self.work)
+        view = self.rectify(image)
+        gx, gy, edges = self.edges(view)
+        smooth, lab = self.smooth_lab(view)
         if not self.size_settled:
             self._settle_size(edges, gx, gy, smooth, lab)
-        cmap = self.circle_map(edges, self.work)
+        cmap = self.circle_map(edges)
         found = self._all_circles(cmap, gx, gy, smooth, lab)
         found = self._bar_together(found)
         odds = self.counter.odds(view) if self.counter is not None else None

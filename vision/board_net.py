@@ -25,7 +25,6 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from vision.networks import run_network, softmax
-from vision.scratch import Scratch
 
 STRIP_W, STRIP_H = 32, 160
 ACROSS = 1.5  # point widths across a strip (a quarter of one to either side)
@@ -68,27 +67,17 @@ class StripCounter:
         self.map_y = np.ascontiguousarray(maps[..., 1].reshape(PLACES * STRIP_H, STRIP_W))
         # About 2.3 view pixels per strip pixel: smooth first, so that nothing aliases.
         self.sigma = 0.4 * ACROSS * geo.point_width_mm * px_per_mm / STRIP_W
-        # The work arrays of `odds`, reused from frame to frame (`vision.scratch`).
-        self.work = Scratch()
 
-    def strips(self, view: NDArray[np.uint8], work: Scratch | None = None) -> NDArray[np.uint8]:
+    def strips(self, view: NDArray[np.uint8]) -> NDArray[np.uint8]:
         """The 26 strips of a board view (`vision.board.BoardReader.rectify`): (PLACES, H,
-        W, 3) BGR. With `work`, in its arrays (valid until the next frame's)."""
-        b = work or Scratch()
-        smooth = cv2.GaussianBlur(
-            view, (0, 0), self.sigma, dst=b.get("smooth_strips", view.shape, np.uint8)
-        )
+        W, 3) BGR."""
+        smooth = cv2.GaussianBlur(view, (0, 0), self.sigma)
         out = cv2.remap(
-            smooth,
-            self.map_x,
-            self.map_y,
-            cv2.INTER_LINEAR,
-            dst=b.get("strips", (PLACES * STRIP_H, STRIP_W, 3), np.uint8),
-            borderMode=cv2.BORDER_REPLICATE,
+            smooth, self.map_x, self.map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
         return np.asarray(out, np.uint8).reshape(PLACES, STRIP_H, STRIP_W, 3)
 
     def odds(self, view: NDArray[np.uint8]) -> NDArray[np.float64]:
         """Per place, the odds of each count 0-15: (PLACES, 16)."""
-        x = np.ascontiguousarray(self.strips(view, self.work).transpose(0, 3, 1, 2), np.float32)
+        x = np.ascontiguousarray(self.strips(view).transpose(0, 3, 1, 2), np.float32)
         return np.asarray(softmax(run_network(self.network, x).astype(np.float64)), np.float64)
