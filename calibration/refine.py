@@ -52,6 +52,31 @@ def _strip(
     )
 
 
+BLUR_SIGMA = 0.7  # px: the Lab image is smoothed so before it is sampled
+BLUR_REACH = 5  # px: further than the blur's kernel (7 px wide) and the sampling reach
+
+
+def _side_lab(
+    image: Image, a: FloatArray, u: FloatArray, n: FloatArray, ts: FloatArray, offsets: FloatArray
+) -> tuple[NDArray[np.float32], FloatArray]:
+    """The image in Lab, smoothed, over the rectangle that a side's samples (`_strip`'s)
+    and the blur round them reach, cut at the image's edges; and that rectangle's top left
+    corner (px). What the whole frame so made gives at those samples, bit for bit (the
+    blur reaches BLUR_REACH px at most; cut at the image's edge, the rectangle's edge is
+    the frame's), for a band of the frame's memory: a 1920x1080 frame in Lab is 25 MB, and
+    the companion checks for drift every few seconds."""
+    h, w = image.shape[:2]
+    xs = a[0] + u[0] * ts[None, :] + n[0] * offsets[:, None]
+    ys = a[1] + u[1] * ts[None, :] + n[1] * offsets[:, None]
+    x0 = int(np.clip(np.floor(xs.min()) - BLUR_REACH, 0, w - 1))
+    x1 = int(np.clip(np.ceil(xs.max()) + BLUR_REACH + 1, x0 + 1, w))
+    y0 = int(np.clip(np.floor(ys.min()) - BLUR_REACH, 0, h - 1))
+    y1 = int(np.clip(np.ceil(ys.max()) + BLUR_REACH + 1, y0 + 1, h))
+    lab = _lab(np.ascontiguousarray(image[y0:y1, x0:x1]))
+    cv2.GaussianBlur(lab, (0, 0), BLUR_SIGMA, dst=lab)  # in place: one float copy less
+    return lab, np.array([x0, y0], np.float64)
+
+
 def refine(
     image: Image,
     quad: FloatArray,
@@ -71,8 +96,6 @@ def refine(
     distortion) through those points; samples on a point whose colour matches
     the frame are dropped as outliers.
     """
-    lab = _lab(image)
-    cv2.GaussianBlur(lab, (0, 0), 0.7, dst=lab)  # in place: one float frame less
     centre = quad.mean(axis=0)
     longest = max(float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4))
     margin, band = max(3.0, 0.007 * longest), max(3.0, 0.01 * longest)
@@ -89,7 +112,8 @@ def refine(
         if np.dot((a + b) / 2 - centre, n) < 0:
             n = -n  # outwards
         ts = np.linspace(0.06, 0.94, samples) * length
-        strip = _strip(lab, a, u, n, ts, offsets)
+        lab, corner = _side_lab(image, a, u, n, ts, offsets)
+        strip = _strip(lab, a - corner, u, n, ts, offsets)
         within = offsets <= max(4.0, reach[1] * longest)
         win = max(2, min(int(0.008 * longest / 0.5), int(within.sum()) // 4))
         quarter_t, quarter_e = [], []
