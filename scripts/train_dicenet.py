@@ -685,6 +685,33 @@ def train_reader(train: dict[str, object], steps: int, seed: int, wide: bool = T
     return net
 
 
+class StateOnly(nn.Module):
+    """A reader's state outputs alone, as a linear read of its frozen features: what
+    `--state-only` teaches (`train_state`)."""
+
+    def __init__(self, reader: Reader) -> None:
+        super().__init__()
+        self.reader = reader.requires_grad_(False)
+        linear = reader.head[2]
+        assert isinstance(linear, nn.Linear)
+        self.weight = nn.Parameter(linear.weight[7:10].detach().clone())
+        self.bias = nn.Parameter(linear.bias[7:10].detach().clone())
+        self.drop = nn.Dropout(0.2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        with torch.no_grad():
+            features = self.reader.body(x).flatten(1)
+        return F.linear(self.drop(features), self.weight, self.bias)
+
+
+def state_loss(out: torch.Tensor, batch: tuple[torch.Tensor, ...]) -> torch.Tensor:
+    """The reader's state loss (`reader_loss`'s) on `StateOnly`'s outputs."""
+    _, there, _, _, state, _, state_known = batch
+    m = there > 0
+    each = F.cross_entropy(out[m], state[m], reduction="none")
+    return (each * state_known[m]).sum() / state_known[m].sum().clamp(min=1)
+
+
 def train_state(train: dict[str, object], steps: int, seed: int, init: Path) -> Reader:
     """The reader at `init` with only its state's three outputs taught anew (`--state-only`):
     a linear read of the features the reader already has, everything else (its layers,
@@ -695,37 +722,20 @@ def train_state(train: dict[str, object], steps: int, seed: int, init: Path) -> 
     value = train["value"]
     assert isinstance(value, np.ndarray)
     net = from_onnx(Reader(WIDE), init / "dice_reader.onnx").eval()
+    probe = StateOnly(net)
+    fit(
+        probe,
+        "state",
+        steps,
+        lambda: reader_batch(train, rng.integers(0, len(value), 128), rng, g),
+        state_loss,
+    )
     linear = net.head[2]
     assert isinstance(linear, nn.Linear)
-    weight = nn.Parameter(linear.weight[7:10].detach().clone())
-    bias = nn.Parameter(linear.bias[7:10].detach().clone())
-    opt = torch.optim.AdamW([weight, bias], 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, PEAK_LR, total_steps=steps, pct_start=0.1)
-    drop = nn.Dropout(0.2)
-    start = time.time()
-    for step in range(steps):
-        b = reader_batch(train, rng.integers(0, len(value), 128), rng, g)
-        _, there, _, _, state, _, state_known = b
-        m = there > 0
-        if not m.any():
-            continue
-        with torch.no_grad():
-            features = net.body(b[0][m]).flatten(1)
-        each = F.cross_entropy(F.linear(drop(features), weight, bias), state[m], reduction="none")
-        loss = (each * state_known[m]).sum() / state_known[m].sum().clamp(min=1)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 200 == 0:
-            print(
-                f"state {step}/{steps} loss {loss.item():.4f} {time.time() - start:.0f}s",
-                flush=True,
-            )
     with torch.no_grad():
-        linear.weight[7:10] = weight
-        linear.bias[7:10] = bias
-    return net
+        linear.weight[7:10] = probe.weight
+        linear.bias[7:10] = probe.bias
+    return net.eval()
 
 
 def train_detector(train: dict[str, object], steps: int, seed: int, light: bool = True) -> Detector:
