@@ -26,6 +26,19 @@ def _lab(image: Image) -> NDArray[np.float32]:
     return cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
 
 
+def _sample_points(
+    a: FloatArray,
+    u: FloatArray,
+    n: FloatArray,
+    ts: FloatArray,
+    offsets: FloatArray,
+    curve: FloatArray | None = None,
+) -> tuple[FloatArray, FloatArray]:
+    """Where `_strip` samples a side: x and y (px), each offsets x ts."""
+    normal = offsets[:, None] + (0.0 if curve is None else curve[None, :])
+    return a[0] + u[0] * ts[None, :] + n[0] * normal, a[1] + u[1] * ts[None, :] + n[1] * normal
+
+
 def _strip(
     lab: NDArray[np.float32],
     a: FloatArray,
@@ -37,9 +50,7 @@ def _strip(
 ) -> NDArray[np.float32]:
     """Samples along a side (ts: pixels from a) at each normal offset: offsets x ts x 3.
     With `curve` (one offset per ts), the offsets are taken from that curve, not the line."""
-    normal = offsets[:, None] + (0.0 if curve is None else curve[None, :])
-    xs = a[0] + u[0] * ts[None, :] + n[0] * normal
-    ys = a[1] + u[1] * ts[None, :] + n[1] * normal
+    xs, ys = _sample_points(a, u, n, ts, offsets, curve)
     return np.asarray(
         cv2.remap(
             lab,
@@ -61,13 +72,14 @@ def _side_lab(
 ) -> tuple[NDArray[np.float32], FloatArray]:
     """The image in Lab, smoothed, over the rectangle that a side's samples (`_strip`'s)
     and the blur round them reach, cut at the image's edges; and that rectangle's top left
-    corner (px). What the whole frame so made gives at those samples, bit for bit (the
-    blur reaches BLUR_REACH px at most; cut at the image's edge, the rectangle's edge is
-    the frame's), for a band of the frame's memory: a 1920x1080 frame in Lab is 25 MB, and
-    the companion checks for drift every few seconds."""
+    corner (px). At those samples, what the whole frame so made gives, within float
+    rounding (the blur reaches BLUR_REACH px at most; cut at the image's edge, the
+    rectangle's edge is the frame's; the samples' coordinates, smaller numbers, round
+    otherwise in float32: corners found within 4e-5 px of the whole frame's), for a band
+    of the frame's memory: a 1920x1080 frame in Lab is 25 MB, and the companion checks
+    for drift every few seconds."""
     h, w = image.shape[:2]
-    xs = a[0] + u[0] * ts[None, :] + n[0] * offsets[:, None]
-    ys = a[1] + u[1] * ts[None, :] + n[1] * offsets[:, None]
+    xs, ys = _sample_points(a, u, n, ts, offsets)
     x0 = int(np.clip(np.floor(xs.min()) - BLUR_REACH, 0, w - 1))
     x1 = int(np.clip(np.ceil(xs.max()) + BLUR_REACH + 1, x0 + 1, w))
     y0 = int(np.clip(np.floor(ys.min()) - BLUR_REACH, 0, h - 1))
