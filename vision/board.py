@@ -714,6 +714,17 @@ class BoardReader(Counting):
         photos unchanged: their network phantoms, at 0.82 and just under 0.9, lie on
         boards where no colour was so proved, or in the other colour.)
 
+        Where another place too proves the rings blind to that colour (a second point read
+        bare without a circle where the network surely counts checkers of that colour),
+        the network's sure count over their bare reading is read as sure: on the wide
+        styles (seeds 7, 11, 13, 17, 19), the count and the first checker's colour were
+        right at all 577 places the network so read over a bare ring reading (and at all
+        46 alone in their colour's proof, which stay unsure: one network phantom does not
+        prove itself; on the real photos 1, test2's, alone and right). Right boards flagged
+        anyway on seeds 7, 11, 13, 17, 19, 23: 57, 54, 54, 50, 52, 60 before, 37, 20, 33,
+        22, 32, 28 with the bar's rule below (327 of 705 boards, 172); boards exact the
+        same, and no place read wrong became sure there or on the default set.
+
         The bar's checkers are their colour's whichever half of it they lie in, and the
         network counts its halves. Where it is sure of both, its counts are read, each
         half's checkers of the colour the rings saw there, or else of the one where its
@@ -727,7 +738,8 @@ class BoardReader(Counting):
         blind to that colour (as on the points), unsure: on seeds 7, 13 and 17, the 4
         dark-gold boards still wrong had a half of dark checkers on the dark raised bar
         counted right at 0.865-0.897; with it, boards exact on seeds 7, 11, 13, 17, 19, 23:
-        119, 117, 118, 115, 120, 116 of 120.
+        119, 117, 118, 115, 120, 116 of 120. The network's sure count of a colour the rings
+        saw none of on the bar and proved blind to on a point is sure, as on the points.
         """
         index = {p.place: i for i, p in enumerate(places)}
         first: dict[int, tuple[str, float]] = {}  # per point: `_first_colour`, found once
@@ -744,12 +756,13 @@ class BoardReader(Counting):
             return not p.circles and not p.count and int(odds[n - 1].argmax()) > 0
 
         # The colours whose rims the rings proved blind to on this frame: a place they read
-        # bare, without a circle, where the network surely counts checkers of that colour.
-        blind = {
-            first_colour(n)[0]
-            for n in range(1, 25)
-            if unseen(n) and odds[n - 1].max() >= self.s.net_sure
-        }
+        # bare, without a circle, where the network surely counts checkers of that colour
+        # (each colour's such places).
+        proofs: dict[str, list[int]] = {}
+        for n in range(1, 25):
+            if unseen(n) and odds[n - 1].max() >= self.s.net_sure:
+                proofs.setdefault(first_colour(n)[0], []).append(n)
+        blind = set(proofs)
         for n in range(1, 25):
             i = index[str(n)]
             p = places[i]
@@ -774,8 +787,10 @@ class BoardReader(Counting):
             for owner, side, at in (("white", sides[0], n), ("black", sides[1], 25 - n)):
                 side[at] += (count if color == owner else 0) - (p.count if p.color == owner else 0)
             # Against rings sure of their count, or with odds short of sure, it is the likelier
-            # count (measured), but not a sure one.
-            doubt = rings_sure or sure < self.s.net_sure
+            # count (measured), but not a sure one; except over a bare reading of rings that
+            # another place proved blind to that colour on this frame: there it says nothing.
+            proven = unseen(n) and any(m != n for m in proofs.get(first_colour(n)[0], []))
+            doubt = (rings_sure and not proven) or sure < self.s.net_sure
             conf = min(sure, color_sure, self.s.net_disagree if doubt else 1.0)
             places[i] = replace(p, count=count, color=color if count else None, confidence=conf)
         halves = [index["bar-white"], index["bar-black"]]
@@ -789,7 +804,12 @@ class BoardReader(Counting):
             # as sure as the network and that colour only where the rings were unsure.
             on_bar, color_sure = network
             rings_sure = min(places[h].confidence for h in halves) >= 0.5
-            conf = min(sure, color_sure, self.s.net_disagree if rings_sure else 1.0)
+            # Checkers of a colour the rings saw none of on the bar and proved blind to on a
+            # point: their bare reading of it says nothing there either.
+            saw = {colour for _, colour in seen}
+            proven = all(c in blind and c not in saw for c in on_bar if on_bar[c] != rings[c])
+            doubt = rings_sure and not proven
+            conf = min(sure, color_sure, self.s.net_disagree if doubt else 1.0)
             for i, (owner, side) in zip(
                 halves, (("white", sides[0]), ("black", sides[1])), strict=True
             ):

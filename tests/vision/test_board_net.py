@@ -252,6 +252,67 @@ def _without_dark_circles(monkeypatch: pytest.MonkeyPatch, places: set[str] | No
     monkeypatch.setattr(BoardReader, "_all_circles", blind)
 
 
+def test_a_sure_count_over_rings_proved_blind_by_another_place_is_sure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The rings blind to black's checkers on white's 1 point (black's 24) only, and sure
+    # the point is bare (its surface like the board's: dark checkers on a dark point): the
+    # network surely counts them there, but nothing else shows the rings blind to black, so
+    # its count is read, unsure (one network phantom cannot prove itself).
+    import vision.board
+
+    def surface_as_the_boards() -> None:
+        monkeypatch.setattr(vision.board, "unexplained_areas", lambda *a, **k: {})
+
+    surface_as_the_boards()
+    _without_dark_circles(monkeypatch, {"1"})
+    reader, reading, by = _read_with_odds(monkeypatch, {})
+    assert reading.black == list(START) and not by["1"].circles
+    assert by["1"].confidence <= reader.s.net_disagree
+    monkeypatch.undo()
+    # Blind to them everywhere: each of black's points proves the rings blind for the
+    # others, and the network's sure counts are read as sure.
+    surface_as_the_boards()
+    _without_dark_circles(monkeypatch, None)
+    reader, reading, by = _read_with_odds(monkeypatch, {})
+    black_points = [str(25 - n) for n in range(1, 25) if START[n]]
+    assert reading.white == list(START) and reading.black == list(START)
+    assert all(not by[p].circles for p in black_points)
+    assert all(by[p].confidence > reader.s.net_disagree for p in black_points)
+
+
+def test_a_sure_bar_count_of_a_colour_proved_blind_and_seen_nowhere_on_the_bar_is_sure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import vision.board
+
+    # One black checker on the bar, two white: the rings blind to black everywhere. The
+    # network, sure of every place, gives black's checker back, sure: the rings saw no black
+    # checker on the bar and proved blind to black on its points.
+    white = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)
+    black = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1)
+    r = render(_scene(0, white, black))
+    assert r.calibration is not None
+    odds = np.full((PLACES, 16), 0.01 / 15)
+    odds[np.arange(PLACES), _counts(white, black)] = 0.99
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view: odds)
+    monkeypatch.setattr(vision.board, "unexplained_areas", lambda *a, **k: {})
+    _without_dark_circles(monkeypatch, None)
+    reader = BoardReader(BoardGeometry(r.calibration))
+    reading = reader.read(r.image)
+    by = {p.place: p for p in reading.places}
+    assert reading.white == list(white) and reading.black == list(black)
+    assert not by["bar-black"].circles and len(by["bar-white"].circles) == 2
+    assert by["bar-black"].confidence > reader.s.net_disagree
+    # A third white checker the network counts where the rings saw two white ones is
+    # white's (a dark, marbled or logo'd one), but not sure: white was seen on the bar.
+    odds[24, 3], odds[24, 2] = 0.99, 0.01 / 15
+    reading = BoardReader(BoardGeometry(r.calibration)).read(r.image)
+    assert reading.white[25] == 3
+    by = {p.place: p for p in reading.places}
+    assert by["bar-white"].confidence <= reader.s.net_disagree
+
+
 def test_a_half_of_the_bar_the_rings_saw_nothing_on_is_read_by_the_network(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
