@@ -576,7 +576,7 @@ class BoardReader(Counting):
             elif color == "black":
                 black[25 - int(place.name)] += count
             places_out.append(PlaceReading(place.name, color, count, conf, f.circles))
-        unexplained = self._surface_check(lab, found, places_out)
+        unexplained = self._surface_check(lab, found, places_out, odds)
         if odds is not None:
             self._second_opinion(
                 odds, lab, split, places_out, (white, black), colour_sure, unexplained
@@ -850,10 +850,18 @@ class BoardReader(Counting):
         return self.colours_at(lab, np.array([self.slot_at(k)], np.float64))[0]
 
     def _surface_check(
-        self, lab: LabView, found: list[_Found], places: list[PlaceReading]
+        self,
+        lab: LabView,
+        found: list[_Found],
+        places: list[PlaceReading],
+        odds: NDArray[np.float64] | None = None,
     ) -> set[str]:
         """Points whose surface beyond their checkers looks unlike the board's get unsure:
-        something there was not read (`vision.board_surface`). Returns them."""
+        something there was not read (`vision.board_surface`). Returns them. Where the
+        strip network (`odds`) surely counts more checkers than the rings found, the row
+        they make is left out of what the other points are compared with (not of the
+        point's own check): dark checkers no ring saw on half a board's dark points made
+        the bare ones look unlike them."""
         by_name = {f.place.name: f for f in found}
         strips = []
         for p in places:
@@ -861,10 +869,23 @@ class BoardReader(Counting):
             if f is None:
                 continue
             covered = (max(f.along_d) + 0.6) * self.pitch_mm if p.count and f.along_d else 0.0
+            hidden = 0.0
+            if odds is not None:
+                k = int(p.place) - 1
+                count = int(odds[k].argmax())
+                if count > p.count and odds[k, count] >= self.s.net_sure:
+                    hidden = (max(PATTERNS[count]) + 0.6) * self.pitch_mm  # a row of five
             pl = f.place
             strips.append(
                 Strip(
-                    pl.name, pl.x_mm, pl.origin_mm, pl.sign, pl.length_mm, int(pl.name) % 2, covered
+                    pl.name,
+                    pl.x_mm,
+                    pl.origin_mm,
+                    pl.sign,
+                    pl.length_mm,
+                    int(pl.name) % 2,
+                    covered,
+                    hidden,
                 )
             )
         circles = np.array([c[:2] for f in found for c in f.circles], np.float64).reshape(-1, 2)

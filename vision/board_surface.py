@@ -38,6 +38,9 @@ class Strip:
     length_mm: float
     colour: int  # which of the two triangle colours (point number parity)
     covered_mm: float  # from the edge: the checkers read there cover up to this
+    # ... and those only the strip network counts (`vision.board_net`) up to this: left out
+    # of the other points' reference, not of this point's own check
+    hidden_mm: float = 0.0
 
 
 def unexplained_areas(
@@ -84,12 +87,14 @@ def unexplained_areas(
         for x, y in (circles_mm + margin) * s - 0.5:
             cv2.circle(discs, (round(x), round(y)), round(0.55 * d_mm * s), 1, -1)
         free &= discs[iy, ix] == 0
+    hidden = np.array([st.hidden_mm for st in strips])[:, None, None]
+    shown = free & (along[None, :, None] >= hidden)  # what the reference is made of
     colours = np.array([st.colour for st in strips])
     cell = step_mm * float(across[1] - across[0])
     out: dict[str, float] = {}
     for colour in np.unique(colours):
         mine = np.flatnonzero(colours == colour)
-        ref, enough = _median(px[mine], free[mine])
+        ref, enough = _median(px[mine], shown[mine])
         dist = _nearest(px[mine], ref, free[mine] & enough)
         odd = free[mine] & enough & (dist > tolerance)
         for i, n in zip(mine, odd.sum(axis=(1, 2)), strict=True):

@@ -54,3 +54,25 @@ def test_a_calibration_a_little_off_leaves_empty_points_explained() -> None:
     # points' median, moved alike, so the empty points still match it.
     areas = _areas(_board(8, {}, shift_mm=3.0), 8)
     assert max(areas) < 0.05 * math.pi * CHECKER**2 / 4
+
+
+def test_checkers_only_the_network_counts_are_left_out_of_the_other_points_reference() -> None:
+    # Four dark checkers no ring found on seven of twelve dark points: the reference (the
+    # median of the points of that colour) shows checkers beside the triangles' sides, so
+    # those seven look like it and the five bare points do not.
+    on = {k: 4 for k in (0, 2, 3, 5, 6, 8, 10)}
+    bare = [k for k in range(12) if k not in on]
+    lab = _board(12, on)
+    checker = math.pi * CHECKER**2 / 4
+    areas = _areas(lab, 12)
+    assert max(areas[k] for k in on) < 0.05 * checker
+    assert min(areas[k] for k in bare) > 0.6 * checker
+    # The strip network counts them (`hidden_mm`): those rows are left out of the
+    # reference, so the bare points match it and the seven are a checker or more unlike.
+    strips = [
+        Strip(str(k + 1), (k + 0.5) * WIDTH, 0.0, 1, LENGTH, 0, 0.0, 4.1 * CHECKER * (k in on))
+        for k in range(12)
+    ]
+    out = unexplained_areas(lab, strips, np.zeros((0, 2)), CHECKER, WIDTH, (1.0, 0.0), 3.0, 22.0)
+    assert max(out[str(k + 1)] for k in bare) < 0.05 * checker
+    assert min(out[str(k + 1)] for k in on) > 0.6 * checker
