@@ -132,6 +132,9 @@ class _Found:
     best_other: float = 0.0
 
 
+ROW_GAP = 1.5  # pitches from the edge: a point's first checker further out lies alone
+
+
 class BoardReader(Counting):
     """Reads positions from frames of one calibrated camera; the warp maps are built once."""
 
@@ -512,7 +515,7 @@ class BoardReader(Counting):
             self._settle_size(edges, gx, gy, smooth, lab)
         cmap = self.circle_map(edges)
         found = self._all_circles(cmap, gx, gy, smooth, lab)
-        found = self._bar_together(found)
+        found = self._bar_together(self._opposite_once(found))
         odds = self.counter.odds(view) if self.counter is not None else None
         # The checkers the network will count where the rings saw none are split with the
         # rest: a board whose dark checkers only the network sees shows both colours.
@@ -910,6 +913,37 @@ class BoardReader(Counting):
                 )
                 unexplained.add(p.place)
         return unexplained
+
+    def _opposite_once(self, found: list[_Found]) -> list[_Found]:
+        """A checker found on two opposite points (a pile long enough to cross the board's
+        middle, seen from the other edge too) counts once: on the point where checkers lead
+        up to it (found before it, or it lies within `ROW_GAP` pitches of the edge), not
+        on the one where it lies alone, far from the edge. Where both or neither have
+        checkers before it, both keep it."""
+        by_name = {f.place.name: f for f in found}
+        apart = 0.7 * min(self.d_mm, self.pitch_mm)
+
+        def in_row(f: _Found, k: int) -> bool:
+            return k > 0 or f.along_d[k] < ROW_GAP
+
+        for n in range(1, 13):
+            a, b = by_name[str(n)], by_name[str(25 - n)]
+            drop: dict[int, set[int]] = {id(a): set(), id(b): set()}
+            for i, ca in enumerate(a.circles):
+                for j, cb in enumerate(b.circles):
+                    if math.dist(ca[:2], cb[:2]) >= apart:
+                        continue
+                    a_row, b_row = in_row(a, i), in_row(b, j)
+                    if a_row != b_row:
+                        drop[id(b) if a_row else id(a)].add(j if a_row else i)
+            for f in (a, b):
+                gone = drop[id(f)]
+                if gone:
+                    keep = [k for k in range(len(f.circles)) if k not in gone]
+                    f.circles = [f.circles[k] for k in keep]
+                    f.colours = [f.colours[k] for k in keep]
+                    f.along_d = [f.along_d[k] for k in keep]
+        return found
 
     def _bar_together(self, found: list[_Found]) -> list[_Found]:
         """The bar's two halves as one place: a checker near the middle is found from both

@@ -96,3 +96,39 @@ def test_checkers_smaller_than_usual_are_measured_and_read(
     assert reader.size_settled
     assert reader.pitch_mm == pytest.approx(share * reader.geo.point_width_mm, rel=0.05)
     assert reading.white == list(START) and reading.black == list(START)
+
+
+def test_a_pile_crossing_the_middle_counts_once_on_the_point_it_rises_from() -> None:
+    # A tall pile on white's 1 point reaches past the board's middle: its top checker is
+    # found from the opposite point's edge too (white's 24, same column), where it lies
+    # alone, far from that edge. It counts on the point its pile rises from.
+    from vision.board import _Found
+
+    r = render(replace(random_scene(random.Random(1)), white=START, black=START))
+    assert r.calibration is not None
+    reader = BoardReader(BoardGeometry(r.calibration))
+    found = [_Found(place) for place in reader.places]
+    one, far = found[0], found[23]  # white's 1 and 24 points
+    assert (one.place.name, far.place.name) == ("1", "24")
+    pitch, height = reader.pitch_mm, reader.geo.height_mm
+    top = height / 2 - 1.0  # mm from the far edge: just into the far point's half
+    for along in (0.5, 2.5, (height - top) / pitch):
+        one.circles.append((one.place.x_mm, height - along * pitch, 0.9))
+        one.along_d.append(along)
+        one.colours.append((90.0, 0.0, 0.0, 90.0, 0.0, 0.0))
+    far.circles.append((far.place.x_mm + 2.0, top, 0.9))
+    far.along_d.append(top / pitch)
+    far.colours.append((90.0, 0.0, 0.0, 90.0, 0.0, 0.0))
+    out = reader._opposite_once(found)
+    assert len(out[0].circles) == 3 and out[23].circles == []
+    assert len(out[23].along_d) == len(out[23].colours) == 0
+    # With checkers of its own before it on the far point too, which pile it tops is not
+    # known: both keep it (the count's fit and the network judge).
+    far.circles.insert(0, (far.place.x_mm, 0.5 * pitch, 0.9))
+    far.along_d.insert(0, 0.5)
+    far.colours.insert(0, (20.0, 0.0, 0.0, 20.0, 0.0, 0.0))
+    far.circles.append((far.place.x_mm + 2.0, top, 0.9))
+    far.along_d.append(top / pitch)
+    far.colours.append((90.0, 0.0, 0.0, 90.0, 0.0, 0.0))
+    out = reader._opposite_once(found)
+    assert len(out[0].circles) == 3 and len(out[23].circles) == 2
