@@ -281,6 +281,16 @@ def test_a_sure_count_over_rings_proved_blind_by_another_place_is_sure(
     assert all(by[p].confidence > reader.s.net_disagree for p in black_points)
 
 
+def _on_the_bar() -> tuple[tuple[int, ...], tuple[int, ...], Any]:
+    """A position with two white checkers and one black on the bar, and its render (a
+    held-out style)."""
+    white = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)
+    black = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1)
+    r = render(_scene(0, white, black))
+    assert r.calibration is not None
+    return white, black, r
+
+
 def test_a_sure_bar_count_of_a_colour_proved_blind_and_seen_nowhere_on_the_bar_is_sure(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -289,10 +299,7 @@ def test_a_sure_bar_count_of_a_colour_proved_blind_and_seen_nowhere_on_the_bar_i
     # One black checker on the bar, two white: the rings blind to black everywhere. The
     # network, sure of every place, gives black's checker back, sure: the rings saw no black
     # checker on the bar and proved blind to black on its points.
-    white = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)
-    black = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1)
-    r = render(_scene(0, white, black))
-    assert r.calibration is not None
+    white, black, r = _on_the_bar()
     odds = np.full((PLACES, 16), 0.01 / 15)
     odds[np.arange(PLACES), _counts(white, black)] = 0.99
     monkeypatch.setattr(StripCounter, "odds", lambda self, view: odds)
@@ -320,10 +327,7 @@ def test_a_half_of_the_bar_the_rings_saw_nothing_on_is_read_by_the_network(
     # dark checker on a dark bar): the network, agreeing with the rings on white's half,
     # gives black's half its checker, in the colour where it lies; not sure (the rings
     # were sure the half was bare).
-    white = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)
-    black = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1)
-    r = render(_scene(0, white, black))
-    assert r.calibration is not None
+    white, black, r = _on_the_bar()
     reader = BoardReader(BoardGeometry(r.calibration))
     assert reader.read(r.image).black == list(black)  # seen, the rings count it
     _without_dark_circles(monkeypatch, {"bar-white", "bar-black"})
