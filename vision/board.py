@@ -717,16 +717,19 @@ class BoardReader(Counting):
         photos unchanged: their network phantoms, at 0.82 and just under 0.9, lie on
         boards where no colour was so proved, or in the other colour.)
 
-        Where another place too proves the rings blind to that colour (a second point read
-        bare without a circle where the network surely counts checkers of that colour),
-        the network's sure count over their bare reading is read as sure: on the wide
-        styles (seeds 7, 11, 13, 17, 19), the count and the first checker's colour were
-        right at all 577 places the network so read over a bare ring reading (and at all
-        46 alone in their colour's proof, which stay unsure: one network phantom does not
-        prove itself; on the real photos 1, test2's, alone and right). Right boards flagged
-        anyway on seeds 7, 11, 13, 17, 19, 23: 57, 54, 54, 50, 52, 60 before, 37, 20, 33,
-        22, 32, 28 with the bar's rule below (327 of 705 boards, 172); boards exact the
-        same, and no place read wrong became sure there or on the default set.
+        Where another place too proves the rings blind to that colour (a second point
+        read bare without a circle where the network surely counts checkers of that
+        colour) and they found checkers of the other colour on the frame (rings that see
+        nothing at all prove nothing), the network's sure count over their bare reading
+        is read as sure: on the wide styles (seeds 7, 11, 13, 17, 19), the count and the
+        first checker's colour were right at all 577 places the network so read over a
+        bare ring reading (and at all 46 alone in their colour's proof, which stay
+        unsure: one network phantom does not prove itself; on the real photos 1,
+        test2's, alone and right). Right boards flagged anyway on seeds 7, 11, 13, 17,
+        19, 23: 57, 54, 54, 50, 52, 60 before; 35, 23, 31, 27, 31, 31 with this, the
+        bar's rule below and the surface check's reference (`_surface_check`): 327 of
+        705 right boards, 178 of 706; boards exact the same or better, and no place read
+        wrong became sure there or on the default set.
 
         The bar's checkers are their colour's whichever half of it they lie in, and the
         network counts its halves. Where it is sure of both, its counts are read, each
@@ -766,6 +769,16 @@ class BoardReader(Counting):
             if unseen(n) and odds[n - 1].max() >= self.s.net_sure:
                 proofs.setdefault(first_colour(n)[0], []).append(n)
         blind = set(proofs)
+        # The colours whose checkers the rings did find on this frame: blindness to one
+        # colour is proved only where they see the other (rings that see nothing at all, on
+        # a blurred frame or with an edge threshold no edge reaches, prove nothing).
+        seen_colours = {p.color for p in places if p.circles and p.color}
+
+        def proved(colour: str, n: int | None) -> bool:
+            """Whether a place other than `n` proves the rings blind to `colour`."""
+            other = "black" if colour == "white" else "white"
+            return other in seen_colours and any(m != n for m in proofs.get(colour, []))
+
         for n in range(1, 25):
             i = index[str(n)]
             p = places[i]
@@ -792,7 +805,7 @@ class BoardReader(Counting):
             # Against rings sure of their count, or with odds short of sure, it is the likelier
             # count (measured), but not a sure one; except over a bare reading of rings that
             # another place proved blind to that colour on this frame: there it says nothing.
-            proven = unseen(n) and any(m != n for m in proofs.get(first_colour(n)[0], []))
+            proven = unseen(n) and proved(first_colour(n)[0], n)
             doubt = (rings_sure and not proven) or sure < self.s.net_sure
             conf = min(sure, color_sure, self.s.net_disagree if doubt else 1.0)
             places[i] = replace(p, count=count, color=color if count else None, confidence=conf)
@@ -810,7 +823,7 @@ class BoardReader(Counting):
             # Checkers of a colour the rings saw none of on the bar and proved blind to on a
             # point: their bare reading of it says nothing there either.
             saw = {colour for _, colour in seen}
-            proven = all(c in blind and c not in saw for c in on_bar if on_bar[c] != rings[c])
+            proven = all(proved(c, None) and c not in saw for c in on_bar if on_bar[c] != rings[c])
             doubt = rings_sure and not proven
             conf = min(sure, color_sure, self.s.net_disagree if doubt else 1.0)
             for i, (owner, side) in zip(
