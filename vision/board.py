@@ -131,6 +131,12 @@ class _Found:
     along_d: list[float] = field(default_factory=list)  # from the origin, in diameters
     best_other: float = 0.0
 
+    def keep(self, indices: list[int]) -> None:
+        """Only the checkers at `indices` (of `circles`, with their colours and places)."""
+        self.circles = [self.circles[k] for k in indices]
+        self.colours = [self.colours[k] for k in indices]
+        self.along_d = [self.along_d[k] for k in indices]
+
 
 ROW_GAP = 1.5  # pitches from the edge: a point's first checker further out lies alone
 
@@ -941,21 +947,20 @@ class BoardReader(Counting):
 
         for n in range(1, 13):
             a, b = by_name[str(n)], by_name[str(25 - n)]
-            drop: dict[int, set[int]] = {id(a): set(), id(b): set()}
+            gone_a: set[int] = set()
+            gone_b: set[int] = set()
             for i, ca in enumerate(a.circles):
                 for j, cb in enumerate(b.circles):
                     if math.dist(ca[:2], cb[:2]) >= apart:
                         continue
                     a_row, b_row = in_row(a, i), in_row(b, j)
-                    if a_row != b_row:
-                        drop[id(b) if a_row else id(a)].add(j if a_row else i)
-            for f in (a, b):
-                gone = drop[id(f)]
+                    if a_row and not b_row:
+                        gone_b.add(j)
+                    elif b_row and not a_row:
+                        gone_a.add(i)
+            for f, gone in ((a, gone_a), (b, gone_b)):
                 if gone:
-                    keep = [k for k in range(len(f.circles)) if k not in gone]
-                    f.circles = [f.circles[k] for k in keep]
-                    f.colours = [f.colours[k] for k in keep]
-                    f.along_d = [f.along_d[k] for k in keep]
+                    f.keep([k for k in range(len(f.circles)) if k not in gone])
         return found
 
     def _bar_together(self, found: list[_Found]) -> list[_Found]:

@@ -244,9 +244,7 @@ def _without_dark_circles(monkeypatch: pytest.MonkeyPatch, places: set[str] | No
             if places is not None and f.place.name not in places:
                 continue
             keep = [k for k, colour in enumerate(f.colours) if colour[0] > DARK_LIGHTNESS]
-            f.circles = [f.circles[k] for k in keep]
-            f.colours = [f.colours[k] for k in keep]
-            f.along_d = [f.along_d[k] for k in keep]
+            f.keep(keep)
         return found
 
     monkeypatch.setattr(BoardReader, "_all_circles", blind)
