@@ -346,6 +346,8 @@ def main() -> None:
         help="share of strips given a real board's frame edge (lip, line, shadow; frame_edge)",
     )
     args = ap.parse_args()
+    if args.teacher and args.occlude:
+        ap.error("--teacher and --occlude: a covered strip's target is no count, not a teacher's")
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
     torch.manual_seed(args.seed)
@@ -397,10 +399,11 @@ def main() -> None:
             loss = nn.functional.cross_entropy(net(to_tensor(strips)), torch.from_numpy(target))
         else:
             strips, _ = augment(xt[idx], rng, args.along_px, args.edge)
-            logits = net(to_tensor(strips))
+            batch = to_tensor(strips)
+            logits = net(batch)
             loss = loss_fn(logits, torch.from_numpy(yt[idx]))
             if teacher is not None:
-                taught = teacher.run(None, {"strips": to_tensor(strips).numpy()})[0]
+                taught = teacher.run(None, {"strips": batch.numpy()})[0]
                 odds = torch.softmax(torch.from_numpy(taught), dim=1)
                 soft = nn.functional.cross_entropy(logits, odds)
                 loss = (1 - args.distill) * loss + args.distill * soft
