@@ -80,6 +80,7 @@ __all__ += ["stack_layout", "visible_positions"]  # where checkers lie: vision.b
 
 Image = NDArray[np.uint8]
 FloatImage = NDArray[np.float32]
+SMOOTH_SIGMA = 1.0  # px: the board view's smoothing for the checkers' colours
 
 
 @dataclass
@@ -444,7 +445,7 @@ class BoardReader(Counting):
 
     def smooth_lab(self, view: Image) -> tuple[Image, LabView]:
         """The board view smoothed, and in OpenCV Lab: what checkers' colours are read in."""
-        smooth = np.asarray(cv2.GaussianBlur(view, (0, 0), 1.0), np.uint8)
+        smooth = np.asarray(cv2.GaussianBlur(view, (0, 0), SMOOTH_SIGMA), np.uint8)
         return smooth, LabView(smooth)
 
     def colours_at(self, lab: LabView, centres: NDArray[np.float64]) -> list[tuple[float, ...]]:
@@ -522,7 +523,9 @@ class BoardReader(Counting):
         cmap = self.circle_map(edges)
         found = self._all_circles(cmap, gx, gy, smooth, lab)
         found = self._bar_together(self._opposite_once(found))
-        odds = self.counter.odds(view) if self.counter is not None else None
+        odds = None
+        if self.counter is not None:  # from the view smoothed above: one blur the fewer
+            odds = self.counter.odds(view, (smooth, SMOOTH_SIGMA))
         # The checkers the network will count where the rings saw none are split with the
         # rest: a board whose dark checkers only the network sees shows both colours.
         colours = [c for f in found for c in f.colours] + self._unseen_colours(found, odds, lab)

@@ -19,6 +19,8 @@ a network that never saw one read real lips as a checker at the edge).
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -31,6 +33,9 @@ ACROSS = 1.5  # point widths across a strip (a quarter of one to either side)
 BEFORE, AFTER = 0.05, 1.05  # of the half-height: from just before the edge to past the middle
 PLACES = 26  # points 1-24 (white's numbering), white's half of the bar, black's
 NETWORK = "checker_count.onnx"
+# A Gaussian's sigma (px) under which a blur is not worth applying: at 0.3 each neighbour
+# gets 0.4% of the weight, a grey level at most at the sharpest edge.
+REST_MIN = 0.3
 
 
 def strip_maps(geo: BoardGeometry, px_per_mm: float, margin_mm: float) -> NDArray[np.float32]:
@@ -68,16 +73,30 @@ class StripCounter:
         # About 2.3 view pixels per strip pixel: smooth first, so that nothing aliases.
         self.sigma = 0.4 * ACROSS * geo.point_width_mm * px_per_mm / STRIP_W
 
-    def strips(self, view: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    def strips(
+        self, view: NDArray[np.uint8], smoothed: tuple[NDArray[np.uint8], float] | None = None
+    ) -> NDArray[np.uint8]:
         """The 26 strips of a board view (`vision.board.BoardReader.rectify`): (PLACES, H,
-        W, 3) BGR."""
-        smooth = cv2.GaussianBlur(view, (0, 0), self.sigma)
+        W, 3) BGR.
+
+        `smoothed`: the same view already smoothed by a Gaussian of that sigma (the
+        reader's, for the checkers' colours), smoothed on only as far as the strips need
+        (Gaussians add their variances): one blur of the whole view the fewer. Not used
+        where it is smoother than the strips' own by more than a blur of `REST_MIN`."""
+        source, sigma = view, self.sigma
+        if smoothed is not None:
+            rest = math.sqrt(abs(self.sigma**2 - smoothed[1] ** 2))  # the blur between the two
+            if rest < REST_MIN or smoothed[1] < self.sigma:
+                source, sigma = smoothed[0], rest
+        smooth = source if sigma < REST_MIN else cv2.GaussianBlur(source, (0, 0), sigma)
         out = cv2.remap(
             smooth, self.map_x, self.map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
         return np.asarray(out, np.uint8).reshape(PLACES, STRIP_H, STRIP_W, 3)
 
-    def odds(self, view: NDArray[np.uint8]) -> NDArray[np.float64]:
-        """Per place, the odds of each count 0-15: (PLACES, 16)."""
-        x = np.ascontiguousarray(self.strips(view).transpose(0, 3, 1, 2), np.float32)
+    def odds(
+        self, view: NDArray[np.uint8], smoothed: tuple[NDArray[np.uint8], float] | None = None
+    ) -> NDArray[np.float64]:
+        """Per place, the odds of each count 0-15: (PLACES, 16). `smoothed` as `strips`'."""
+        x = np.ascontiguousarray(self.strips(view, smoothed).transpose(0, 3, 1, 2), np.float32)
         return np.asarray(softmax(run_network(self.network, x).astype(np.float64)), np.float64)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -50,6 +51,21 @@ def test_the_network_counts_every_place_on_a_style_it_never_saw(style_index: int
     assert odds.argmax(axis=1).tolist() == _counts(white, black)
 
 
+def test_strips_from_the_readers_smoothed_view_are_the_strips_of_the_view() -> None:
+    r = render(_scene(0, START, START))
+    assert r.calibration is not None
+    reader = BoardReader(BoardGeometry(r.calibration))
+    counter = StripCounter(reader.geo, reader.s.px_per_mm, reader.m)
+    view = reader.rectify(r.image)
+    own = counter.strips(view).astype(int)
+    for done in (0.6, 1.0, counter.sigma):  # blurred on to the strips' sigma, or as it is
+        smoothed = cv2.GaussianBlur(view, (0, 0), done)
+        assert np.abs(counter.strips(view, (smoothed, done)).astype(int) - own).max() <= 2
+    # A view smoother than the strips' own is not used: the view is smoothed afresh.
+    much = cv2.GaussianBlur(view, (0, 0), 3 * counter.sigma)
+    assert np.array_equal(counter.strips(view, (much, 3 * counter.sigma)), own)
+
+
 def _reader_and_view(settings: BoardSettings | None = None) -> tuple[BoardReader, np.ndarray]:
     r = render(_scene(0, START, START))
     assert r.calibration is not None
@@ -77,7 +93,7 @@ def test_a_network_that_disagrees_with_a_sure_ring_count_makes_the_point_unsure(
     # at odds short of sure: the rings were sure, their counts stand, but neither point is
     # trusted any more.
     monkeypatch.setattr(
-        StripCounter, "odds", lambda self, view: _odds_saying({5: (4, 0.8), 2: (1, 0.8)})
+        StripCounter, "odds", lambda self, view, *_: _odds_saying({5: (4, 0.8), 2: (1, 0.8)})
     )
     reading = reader.read(image)
     assert reading.white == list(START) and reading.black == list(START)
@@ -96,7 +112,7 @@ def test_a_sure_network_count_is_read_over_sure_rings_but_stays_unsure(
     # and neither point is trusted.
     reader, image = _reader_and_view()
     monkeypatch.setattr(
-        StripCounter, "odds", lambda self, view: _odds_saying({5: (4, 0.99), 2: (1, 0.99)})
+        StripCounter, "odds", lambda self, view, *_: _odds_saying({5: (4, 0.99), 2: (1, 0.99)})
     )
     reading = reader.read(image)
     assert reading.white[6] == 4 and reading.white[3] + reading.black[22] == 1
@@ -104,7 +120,7 @@ def test_a_sure_network_count_is_read_over_sure_rings_but_stays_unsure(
     assert by["6"].color == "white" and by["6"].confidence <= reader.s.net_disagree
     assert by["3"].count == 1 and by["3"].confidence <= reader.s.net_disagree
     # A sure network that says a point the rings found checkers on is bare empties it.
-    monkeypatch.setattr(StripCounter, "odds", lambda self, view: _odds_saying({5: (0, 0.99)}))
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view, *_: _odds_saying({5: (0, 0.99)}))
     reading = reader.read(image)
     by = {p.place: p for p in reading.places}
     assert reading.white[6] == 0 and reading.white[0] == 5
@@ -117,7 +133,7 @@ def _read_with_odds(
     """The starting position read with the network saying `counts` (`_odds_saying`): the
     reader, its reading and the reading's places by name."""
     reader, image = _reader_and_view()
-    monkeypatch.setattr(StripCounter, "odds", lambda self, view: _odds_saying(counts))
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view, *_: _odds_saying(counts))
     reading = reader.read(image)
     return reader, reading, {p.place: p for p in reading.places}
 
@@ -173,12 +189,12 @@ def test_a_sure_network_count_replaces_an_unsure_ring_count_in_the_checkers_colo
     assert next(p for p in unsure.places if p.place == "6").confidence < 0.5
     assert unsure.white == list(START)  # the network agrees: nothing to replace
     # Now the network says 4 there, surely: the unsure ring count gives way, white's still.
-    monkeypatch.setattr(StripCounter, "odds", lambda self, view: _odds_saying({5: (4, 0.99)}))
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view, *_: _odds_saying({5: (4, 0.99)}))
     reading = reader.read(image)
     assert reading.white[6] == 4 and reading.white[0] == 1 and reading.black == list(START)
     assert next(p for p in reading.places if p.place == "6").confidence > reader.s.net_disagree
     # Short of sure, its count is still the likelier of two unsure ones: read, unsure.
-    monkeypatch.setattr(StripCounter, "odds", lambda self, view: _odds_saying({5: (4, 0.7)}))
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view, *_: _odds_saying({5: (4, 0.7)}))
     reading = reader.read(image)
     assert reading.white[6] == 4 and reading.black == list(START)
     assert next(p for p in reading.places if p.place == "6").confidence <= reader.s.net_disagree
@@ -227,7 +243,7 @@ def test_the_bar_is_compared_by_its_total_and_recounted_only_where_the_rings_saw
     # The network sees a checker in white's half of the bare bar: the rings saw nothing
     # there, so its count is read (whose: the colour where it lies).
     says = _odds_saying({24: (1, 0.95)})
-    monkeypatch.setattr(StripCounter, "odds", lambda self, view: says)
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view, *_: says)
     reading = reader.read(image)
     assert reading.white[25] + reading.black[25] == 1
     assert reading.white[1:25] == list(START)[1:25] and reading.black[1:25] == list(START)[1:25]
@@ -300,7 +316,7 @@ def test_a_sure_bar_count_of_a_colour_proved_blind_and_seen_nowhere_on_the_bar_i
     white, black, r = _on_the_bar()
     odds = np.full((PLACES, 16), 0.01 / 15)
     odds[np.arange(PLACES), _counts(white, black)] = 0.99
-    monkeypatch.setattr(StripCounter, "odds", lambda self, view: odds)
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view, *_: odds)
     monkeypatch.setattr(vision.board, "unexplained_areas", lambda *a, **k: {})
     _without_dark_circles(monkeypatch, None)
     reader = BoardReader(BoardGeometry(r.calibration))
@@ -341,7 +357,7 @@ def test_a_half_of_the_bar_the_rings_saw_nothing_on_is_read_by_the_network(
     odds[np.arange(PLACES), says] = 0.99
     odds[24] = odds[0]
     odds[24, 3], odds[24, says[0]] = 0.99, 0.01 / 15
-    monkeypatch.setattr(StripCounter, "odds", lambda self, view: odds)
+    monkeypatch.setattr(StripCounter, "odds", lambda self, view, *_: odds)
     reading = BoardReader(BoardGeometry(r.calibration)).read(r.image)
     assert reading.white[25] == 3 and reading.black[25] == 1
     assert reading.white[0] == 0 and reading.black[0] == 0
