@@ -151,6 +151,14 @@ def test_rings_blind_to_a_colour_on_this_frame_leave_its_likely_checkers_to_the_
     # Without the sure one, nothing shows the rings blind: their bare reading stands.
     _, _, by = _read_with_odds(monkeypatch, {4: (1, 0.7)})
     assert by["5"].count == 0 and by["5"].confidence <= reader.s.net_disagree
+    # Their bare reading says nothing even where the network's likeliest count is short of
+    # an opinion: it stands (the network is not heard), but unsure, not a sure bare point.
+    reader, _, by = _read_with_odds(monkeypatch, {2: (1, 0.99), 4: (1, 0.45)})
+    assert by["5"].count == 0 and by["5"].confidence <= reader.s.net_disagree
+    # Without the sure one, the network short of an opinion is not heard: bare, as sure as
+    # the rings.
+    _, _, by = _read_with_odds(monkeypatch, {4: (1, 0.45)})
+    assert by["5"].count == 0 and by["5"].confidence > 0.5
 
 
 def test_a_half_of_the_bar_the_network_finds_likely_is_read_where_the_rings_are_blind(
@@ -388,10 +396,18 @@ def test_a_half_of_the_bar_with_both_colours_is_not_recounted_by_the_network() -
     one_colour = [(below, "white"), (below + 30, "white"), (above, "black")]
     counted = ({"white": 3, "black": 1}, 1.0)
     assert reader._bar_network(one_colour, odds, lab, split, set()) == counted
-    odds[25, 1] = 0.6  # short of sure on one half: not read at all
+    # Short of sure on a half where it counts otherwise than the rings saw (two where they
+    # saw one): not read at all ...
+    odds[25, 1], odds[25, 2] = 0.01, 0.6
     assert reader._bar_network(one_colour, odds, lab, split, set()) is None
     # ... even with the rings blind to that half's colour: they saw a checker there.
     assert reader._bar_network(one_colour, odds, lab, split, {"black"}) is None
+    # Short of sure where it counts as the rings saw: that half is read as they saw it,
+    # and the other half's sure count is not lost for it.
+    odds[25, 1], odds[25, 2] = 0.6, 0.01
+    assert reader._bar_network(one_colour, odds, lab, split, set()) == counted
+    odds[25, 1] = 0.3  # whatever the odds: they bound the bar's confidence, not the count
+    assert reader._bar_network(one_colour, odds, lab, split, set()) == counted
 
 
 def test_checkers_only_the_network_sees_are_split_with_the_rest_by_colour(
