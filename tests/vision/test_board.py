@@ -215,14 +215,44 @@ def test_a_short_row_missing_its_first_checker_is_preferred_over_sixteen_checker
     i19 = next(i for i, p in enumerate(places) if p.name == "19")
     i1 = next(i for i, p in enumerate(places) if p.name == "1")
     found[i19].along_d = along
-    readings[i19] = vb.PlaceReading("19", "black", 14, 0.9)
-    readings[i1] = vb.PlaceReading("1", "black", 10, 0.9)
+    ring = [(0.0, 0.0, 1.0)]  # the rings' circles behind a count (where they lie: along_d)
+    readings[i19] = vb.PlaceReading("19", "black", 14, 0.9, ring * 4)
+    readings[i1] = vb.PlaceReading("1", "black", 10, 0.9, ring * 10)
     found[i1].along_d = list(PATTERNS[10])
     black[6], black[24] = 14, 10
     reader._at_most_fifteen(found, readings, white, black)
     assert black[6] == 5 and sum(black[1:]) == 15
     assert readings[i19].count == 5 and readings[i19].confidence < 0.5
     assert readings[i1].count == 10  # the other place was not touched
+
+
+def test_sixteen_checkers_lose_the_least_sure_count_with_no_circles_behind_it() -> None:
+    """Two lone black checkers only the network counted (no circles: any smaller count
+    fits what the rings saw), one of them sure, make black's sixteenth: the unsure one is
+    taken off, whichever comes first."""
+    import vision.board as vb
+
+    r = render(Scene(white=START, black=START))
+    assert r.calibration is not None
+    reader = BoardReader(BoardGeometry(r.calibration))
+    places = reader.places
+    for unsure, sure in (("11", "15"), ("15", "11")):
+        found = [vb._Found(p) for p in places]
+        readings = [vb.PlaceReading(p.name, None, 0, 1.0) for p in places]
+        white, black = [0] * 26, [0] * 26
+        ring = [(0.0, 0.0, 1.0)]
+        i19 = next(i for i, p in enumerate(places) if p.name == "19")
+        found[i19].along_d = list(PATTERNS[14])
+        readings[i19] = vb.PlaceReading("19", "black", 14, 0.95, ring * 14)
+        black[6] = 14
+        index = {p.name: i for i, p in enumerate(places)}
+        readings[index[unsure]] = vb.PlaceReading(unsure, "black", 1, 0.4)
+        readings[index[sure]] = vb.PlaceReading(sure, "black", 1, 0.95)
+        black[25 - int(unsure)] = black[25 - int(sure)] = 1
+        reader._at_most_fifteen(found, readings, white, black)
+        assert sum(black[1:]) == 15
+        assert readings[index[unsure]].count == 0 and readings[index[sure]].count == 1
+        assert readings[i19].count == 14
 
 
 def test_a_lone_checker_through_heavy_jpeg_is_counted() -> None:
