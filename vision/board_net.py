@@ -83,12 +83,16 @@ class StripCounter:
         reader's, for the checkers' colours), smoothed on only as far as the strips need
         (Gaussians add their variances): one blur of the whole view the fewer. Not used
         where it is smoother than the strips' own by more than a blur of `REST_MIN`."""
-        source, sigma = view, self.sigma
+        smooth: NDArray[np.uint8] | None = None
         if smoothed is not None:
-            rest = math.sqrt(abs(self.sigma**2 - smoothed[1] ** 2))  # the blur between the two
-            if rest < REST_MIN or smoothed[1] < self.sigma:
-                source, sigma = smoothed[0], rest
-        smooth = source if sigma < REST_MIN else cv2.GaussianBlur(source, (0, 0), sigma)
+            image, done = smoothed
+            rest = math.sqrt(abs(self.sigma**2 - done**2))  # the blur between the two
+            if rest < REST_MIN:
+                smooth = image
+            elif done < self.sigma:
+                smooth = np.asarray(cv2.GaussianBlur(image, (0, 0), rest), np.uint8)
+        if smooth is None:  # the view itself, smoothed as the strips need
+            smooth = np.asarray(cv2.GaussianBlur(view, (0, 0), self.sigma), np.uint8)
         out = cv2.remap(
             smooth, self.map_x, self.map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
