@@ -166,6 +166,25 @@ def test_rings_blind_to_a_colour_on_this_frame_leave_its_likely_checkers_to_the_
     assert by["5"].count == 0 and by["5"].confidence > 0.5
 
 
+def test_a_bare_point_without_a_circle_is_only_as_sure_as_the_network_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Point 5 is bare and no ring saw anything there. The network agrees it is bare, but
+    # only at 0.7: no circle is no proof (a dark checker on a dark point), so the bare
+    # reading is no surer than that.
+    _, _, by = _read_with_odds(monkeypatch, {4: (0, 0.7)})
+    assert by["5"].count == 0 and not by["5"].circles
+    assert 0.5 < by["5"].confidence <= 0.7
+    # The network sure of it: sure.
+    _, _, sure = _read_with_odds(monkeypatch, {4: (0, 0.99)})
+    assert sure["5"].count == 0 and sure["5"].confidence > 0.9
+    # Checkers the rings did find (white's 6 point) are not held to the network's odds
+    # where it agrees only likely.
+    _, _, likely = _read_with_odds(monkeypatch, {5: (5, 0.7)})
+    assert likely["6"].count == 5 and likely["6"].circles
+    assert likely["6"].confidence > 0.7
+
+
 def test_a_half_of_the_bar_the_network_finds_likely_is_read_where_the_rings_are_blind(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
