@@ -1,6 +1,7 @@
 """Strips of rendered boards, one per point and per half of the bar, labelled with the count.
 
     .venv/bin/python scripts/checkernet_data.py --boards 2400 --out /tmp/cn/data [--seed 1]
+        [--camouflage SHARE] [--stress SHARE]
 
 The data of the strip network `vision.board_net` runs (issue 27: checkers on points of
 their own colour, tall piles, the bar). Each board is a `sim.random_scene` of either
@@ -91,10 +92,17 @@ def camouflaged(style: Style, rng: random.Random) -> Style:
 
 
 def draw_scenes(
-    seed: int, boards: int, held_out: bool, wide_share: float = 0.6, camouflage: float = 0.0
+    seed: int,
+    boards: int,
+    held_out: bool,
+    wide_share: float = 0.6,
+    camouflage: float = 0.0,
+    stress: float | None = None,
 ) -> list[Scene]:
     """Scenes whose styles are (held_out) or are not (training) in `HELD_OUT`; a share
-    `camouflage` of them with one checker set the colour of the board (`camouflaged`)."""
+    `camouflage` of them with one checker set the colour of the board (`camouflaged`); a
+    share `stress` of them in a stress position with tall piles (None: every fifth)."""
+    pick = random.Random(seed + 1)
     rng = random.Random(seed)
     games = random_positions(seed, boards)
     out = []
@@ -104,7 +112,7 @@ def draw_scenes(
             scene = random_scene(rng, family=family)
             if (scene.style.name in HELD_OUT) == held_out:
                 break
-        if i % 5 == 4:
+        if (i % 5 == 4) if stress is None else pick.random() < stress:
             white, black = stress_position(rng, TALL)
         else:
             white, black = tuple(games[i].white), tuple(games[i].black)
@@ -125,11 +133,19 @@ def main() -> None:
         default=0.0,
         help="the share of boards with one checker set the colour of the board's own parts",
     )
+    ap.add_argument(
+        "--stress",
+        type=float,
+        default=None,
+        help="the share of boards in a stress position with tall piles (default: one in five)",
+    )
     args = ap.parse_args()
     cv2.setNumThreads(1)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    scenes = draw_scenes(args.seed, args.boards, held_out=False, camouflage=args.camouflage)
+    scenes = draw_scenes(
+        args.seed, args.boards, held_out=False, camouflage=args.camouflage, stress=args.stress
+    )
     keep = np.random.default_rng(args.seed)
     buf: dict[str, list[Any]] = {
         k: [] for k in ("x", "count", "owner", "place", "board", "style", "variant")
