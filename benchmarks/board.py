@@ -1,6 +1,6 @@
 """Board reading on rendered boards: whole boards right, wrong ones flagged, time per reading.
 
-    .venv/bin/python benchmarks/board.py [--boards 300] [--seed 2026] [--workers 2]
+    .venv/bin/python benchmarks/board.py [--boards 300] [--seed 2026 ...] [--workers 2]
                                          [--learned light|dark] [--styles default|wide]
                                          [--rings-only] [--alone 24] [--no-floors]
 
@@ -24,7 +24,14 @@ right boards were flagged anyway; and the time per reading on one core (OpenCV
 single-threaded), median and 95th percentile, while the workers run at once; then the
 median of the first `--alone` boards read again in one process alone, the figure the
 target names (two processes at once on two cores slow each by about a third). Then one
-line per style: boards right, places right, wrong boards flagged.
+line per style: boards right, places right, wrong boards flagged; and the styles the strip
+network's training never drew (`vision.board_net.HELD_OUT`), together: the leave-out
+figure. `--seed` takes several seeds: `--boards` boards of each, each seed's boards as that
+seed alone draws them (one line per seed, then the figures over all), e.g. the wide
+styles' fifteen seeds in one run (about 10 min):
+
+    .venv/bin/python benchmarks/board.py --styles wide --boards 120 --alone 0 \
+        --seed 7 11 13 17 19 23 29 31 37 41 43 47 53 59 61
 Targets (issue 6): >= 99.5% of boards right, every wrong one flagged, < 50 ms.
 Then the floors (`FLOORS`), on the default set only: exits 1 if a figure fell below
 where it stood (never on `--styles wide`).
@@ -64,10 +71,11 @@ from companion.rules.sample import random_positions, stress_position
 from sim import FAMILIES, START, Scene, corners_moved, random_scene, render
 from vision.board import BoardReader, BoardSettings
 from vision.board_learn import NotStartingPosition, learn_appearance
+from vision.board_net import HELD_OUT
 
 
-def measure(job: tuple[int, Scene, float, str | None, bool]) -> dict[str, object]:
-    i, scene, flag, white_is, net = job
+def measure(job: tuple[int, Scene, float, str | None, bool, int]) -> dict[str, object]:
+    i, scene, flag, white_is, net, seed = job
     import cv2
 
     cv2.setNumThreads(1)
@@ -101,6 +109,8 @@ def measure(job: tuple[int, Scene, float, str | None, bool]) -> dict[str, object
         if got[25] != t[25]
     ]
     return {
+        "seed": seed,
+        "board": i,
         "right": right,
         "flagged": reading.confidence < flag,
         "ms": elapsed,
@@ -128,7 +138,9 @@ FLOORS = [
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--boards", type=int, default=300)
-    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument(
+        "--seed", type=int, nargs="+", default=[2026], help="one seed or several (--boards each)"
+    )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument(
         "--flag", type=float, default=0.5, help="confidence below which a board is flagged"
@@ -159,20 +171,21 @@ def main() -> int:
     )
     ap.add_argument("--no-floors", action="store_true", help="print the figures only")
     args = ap.parse_args()
-    rng = random.Random(args.seed)
-    games = random_positions(args.seed, args.boards)
     jobs = []
-    for i in range(args.boards):
-        scene = random_scene(rng, family=args.styles)
-        if i % 5 == 4:
-            white, black = stress_position(rng)
-        else:
-            white, black = games[i].white, games[i].black
-        if args.learned == "dark":  # white's checkers drawn in the darker colour
-            style = replace(scene.style, light=scene.style.dark, dark=scene.style.light)
-            scene = replace(scene, style=style)
-        scene = replace(scene, white=tuple(white), black=tuple(black))
-        jobs.append((i, scene, args.flag, args.learned, not args.rings_only))
+    for seed in args.seed:
+        rng = random.Random(seed)
+        games = random_positions(seed, args.boards)
+        for i in range(args.boards):
+            scene = random_scene(rng, family=args.styles)
+            if i % 5 == 4:
+                white, black = stress_position(rng)
+            else:
+                white, black = games[i].white, games[i].black
+            if args.learned == "dark":  # white's checkers drawn in the darker colour
+                style = replace(scene.style, light=scene.style.dark, dark=scene.style.light)
+                scene = replace(scene, style=style)
+            scene = replace(scene, white=tuple(white), black=tuple(black))
+            jobs.append((i, scene, args.flag, args.learned, not args.rings_only, seed))
     t0 = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(measure, jobs, chunksize=4)
@@ -186,17 +199,24 @@ def main() -> int:
     flagged_wrong = sum(bool(r["flagged"]) for r in wrong)
     flagged_right = sum(bool(r["flagged"]) for r in results if r["right"])
     times = sorted(float(r["ms"]) for r in results)  # type: ignore[arg-type]
-    for k, r in enumerate(results):
+    several = len(args.seed) > 1
+    for r in results:
         if not r["right"]:
+            where = f"seed {r['seed']} board {r['board']}" if several else f"board {r['board']}"
             print(
-                f"  board {k} ({r['style']}): wrong, confidence {r['confidence']:.2f}, "
+                f"  {where} ({r['style']}): wrong, confidence {r['confidence']:.2f}, "
                 f"least sure {r['where']}"
                 + (f", misread {r['misread']}" if args.styles != "default" else "")
             )
+    seeds = " ".join(map(str, args.seed))
     print(
-        f"boards: {n} (seed {args.seed}, {args.styles} styles), {wall:.0f} s "
-        f"with {args.workers} workers"
+        f"boards: {n} (seed{'s' if several else ''} {seeds}, {args.styles} styles), "
+        f"{wall:.0f} s with {args.workers} workers"
     )
+    if several:
+        for seed in args.seed:
+            mine = [r for r in results if r["seed"] == seed]
+            print(f"  seed {seed}: boards right {sum(bool(r['right']) for r in mine)}/{len(mine)}")
     if args.learned:
         learned = sum(bool(r["learned"]) for r in results)
         print(
@@ -231,9 +251,18 @@ def main() -> int:
             f"({100 * pl / (PLACES * len(mine)):.1f}%), flagged "
             f"{sum(bool(r['flagged']) for r in bad)}/{len(bad)}"
         )
+    left = [r for r in results if r["style"] in HELD_OUT]
+    if left:
+        ok = sum(bool(r["right"]) for r in left)
+        bad = [r for r in left if not r["right"]]
+        print(
+            f"styles left out of the strip network's training ({', '.join(sorted(HELD_OUT))}):"
+            f" boards right {ok}/{len(left)} = {100 * ok / len(left):.2f}% (target >= 99.5%), "
+            f"wrong flagged {sum(bool(r['flagged']) for r in bad)}/{len(bad)}"
+        )
     default = (args.boards, args.seed, args.learned, args.styles, args.rings_only) == (
         300,
-        2026,
+        [2026],
         None,
         "default",
         False,

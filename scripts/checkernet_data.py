@@ -18,7 +18,8 @@ middle of the board, turned so that row 0 is at its edge; the bar's halves from 
 board's middle towards their owner.
 
 Label per strip: the checkers on it (0-15) and whose they are (0 none, 1 white, 2 black).
-Styles in `HELD_OUT` are never drawn here (the evaluation's, `scripts/eval_checkernet.py`).
+Styles in `HELD_OUT` (`vision.board_net`) are never drawn here (the evaluation's,
+`scripts/eval_checkernet.py`).
 Shards of `SHARD` boards go to `--out` as npz: x (n, STRIP_H, STRIP_W, 3) uint8 BGR,
 count, owner, place (0-23 points 1-24 in white's numbering, 24 white's bar, 25 black's),
 board, style, variant (0 the benchmark's calibration, 1 the one further off). Most empty
@@ -42,11 +43,8 @@ from calibration.geometry import BoardGeometry
 from companion.rules.sample import random_positions, stress_position
 from sim import STYLES, WIDE_STYLES, Scene, Style, corners_moved, random_scene, render
 from vision.board import BoardReader
-from vision.board_net import PLACES, StripCounter
+from vision.board_net import HELD_OUT, PLACES, StripCounter
 
-HELD_OUT_WIDE = ("cream-black", "dark-gold", "red-white")
-HELD_OUT_DEFAULT = ("cork", "leather")
-HELD_OUT = HELD_OUT_WIDE + HELD_OUT_DEFAULT
 STYLE_NAMES = [s.name for s in STYLES] + [s.name for s in WIDE_STYLES]
 SHARD = 100
 KEEP_EMPTY = 0.35

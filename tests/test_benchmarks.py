@@ -90,3 +90,31 @@ def test_plain_photos_are_tiled_into_mosaics_with_their_boxes(tmp_path: Path) ->
     ]
     assert label["nonstandard_box_idx"] == [2]
     assert mosaic[45, 60].tolist() == [150, 150, 150]  # the fourth photo, bottom right
+
+
+def test_the_board_benchmark_reads_several_seeds_in_one_run() -> None:
+    # `--seed` takes several seeds: each seed's boards as that seed alone draws them, one
+    # line per seed, then the figures over all of them.
+    def run(*seeds: str) -> str:
+        out = subprocess.run(
+            [sys.executable, str(BENCH / "board.py"), "--boards", "2", "--workers", "1"]
+            + ["--alone", "0", "--no-floors", "--seed", *seeds],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=300,
+        )
+        assert out.returncode == 0, out.stderr[-2000:]
+        return out.stdout
+
+    both = run("5", "6")
+    assert "boards: 4 (seeds 5 6, default styles)" in both
+    per_seed = [int(m) for m in re.findall(r"^  seed [56]: boards right (\d)/2$", both, re.M)]
+    assert len(per_seed) == 2
+    (total,) = re.findall(r"^whole boards right: (\d)/4 ", both, re.M)
+    assert sum(per_seed) == int(total)
+    # The places of seed 6's boards read alone add up with seed 5's to the run's.
+    places = [re.findall(r"^places right: (\d+)/(\d+) ", run(s), re.M)[0] for s in ("5", "6")]
+    (together,) = re.findall(r"^places right: (\d+)/(\d+) ", both, re.M)
+    assert sum(int(p[0]) for p in places) == int(together[0])
+    assert sum(int(p[1]) for p in places) == int(together[1]) == 104

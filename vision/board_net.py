@@ -33,6 +33,11 @@ ACROSS = 1.5  # point widths across a strip (a quarter of one to either side)
 BEFORE, AFTER = 0.05, 1.05  # of the half-height: from just before the edge to past the middle
 PLACES = 26  # points 1-24 (white's numbering), white's half of the bar, black's
 NETWORK = "checker_count.onnx"
+# The renderer's styles the network's training never drew (`scripts/checkernet_data.py`):
+# on these it reads boards it never saw (`benchmarks/board.py`'s "styles left out").
+HELD_OUT_WIDE = ("cream-black", "dark-gold", "red-white")
+HELD_OUT_DEFAULT = ("cork", "leather")
+HELD_OUT = HELD_OUT_WIDE + HELD_OUT_DEFAULT
 # A Gaussian's sigma (px) under which a blur is not worth applying: at 0.3 each neighbour
 # gets 0.4% of the weight, a grey level at most at the sharpest edge.
 REST_MIN = 0.3
