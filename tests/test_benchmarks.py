@@ -96,9 +96,9 @@ def test_the_board_benchmark_reads_several_seeds_in_one_run() -> None:
     # `--seed` takes several seeds: each seed's boards as that seed alone draws them, one
     # line per seed, then the figures over all of them.
     def run(*seeds: str) -> str:
+        args = ["--boards", "2", "--workers", "1", "--alone", "0", "--no-floors", "--seed"]
         out = subprocess.run(
-            [sys.executable, str(BENCH / "board.py"), "--boards", "2", "--workers", "1"]
-            + ["--alone", "0", "--no-floors", "--seed", *seeds],
+            [sys.executable, str(BENCH / "board.py"), *args, *seeds],
             capture_output=True,
             text=True,
             cwd=ROOT,
