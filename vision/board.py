@@ -730,6 +730,15 @@ class BoardReader(Counting):
         referee's `sure`); on the 15 seeds 7-61, boards exact the same (1,788 of 1,800) and
         2 more right boards flagged anyway.
 
+        Where the network's likeliest count is not the rings' but its odds are short of an
+        opinion (`net_opinion`), its count is not read, but the rings' stands unsure: two
+        counts disagree. The rings alone are not sure enough of piles: on seeds 7-43 they
+        read 19 piles of 5 or more wrong at 0.5-0.88 (ten for eleven, fourteen for five),
+        each one corrected by a sure network count; a network short of an opinion there (a
+        fine-tune tried on 2026-11-28 was, at 0.415) must not leave them sure. On the 15
+        seeds, boards exact the same and 1 more right board flagged; the default set and
+        the real photos unchanged.
+
         Where they differ, and the network gives its count at odds of `net_opinion` or
         more, the place is unsure (`net_disagree`), and the network's count is read
         instead where it is sure of it (`net_sure`), or where the rings were unsure already
@@ -860,10 +869,9 @@ class BoardReader(Counting):
             # says nothing: the network's likelier count is read there, unsure.
             blind_here = unseen(n) and first_colour(n)[0] in blind
             if sure < self.s.net_opinion:
-                # The network itself unsure: no opinion. Over such a bare reading, nothing
-                # is sure: it stands, unsure.
-                if blind_here:
-                    places[i] = replace(p, confidence=min(p.confidence, self.s.net_disagree))
+                # The network itself unsure: no opinion, its count is not read. But its
+                # likeliest count is not the rings': the rings' count stands, unsure.
+                places[i] = replace(p, confidence=min(p.confidence, self.s.net_disagree))
                 continue
             rings_sure = p.confidence >= 0.5
             # Rings sure and the network only likely of more checkers: the rings' count
