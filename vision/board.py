@@ -865,14 +865,14 @@ class BoardReader(Counting):
                     # checker on a dark point), so the reading is as sure as the network.
                     places[i] = replace(p, confidence=min(p.confidence, sure))
                 continue
-            # A bare reading of rings blind to the colour where the first checker would lie
-            # says nothing: the network's likelier count is read there, unsure.
-            blind_here = unseen(n) and first_colour(n)[0] in blind
             if sure < self.s.net_opinion:
                 # The network itself unsure: no opinion, its count is not read. But its
                 # likeliest count is not the rings': the rings' count stands, unsure.
                 places[i] = replace(p, confidence=min(p.confidence, self.s.net_disagree))
                 continue
+            # A bare reading of rings blind to the colour where the first checker would lie
+            # says nothing: the network's likelier count is read there, unsure.
+            blind_here = unseen(n) and first_colour(n)[0] in blind
             rings_sure = p.confidence >= 0.5
             # Rings sure and the network only likely of more checkers: the rings' count
             # stands, unsure. Of fewer, the network's is read (below), unsure: rings find
@@ -1073,8 +1073,6 @@ class BoardReader(Counting):
         for color, side in (("white", white), ("black", black)):
             while sum(side[1:]) > MAX_CHECKERS:
                 by_name = {f.place.name: f for f in found}
-                # A count with no circles behind it (the network's) fits any smaller one
-                # as well: how unsure its reading was says how likely it is too high.
                 options = [
                     (conf if p.circles else min(conf, 1.0 - p.confidence), i, k)
                     for i, p in enumerate(places)
