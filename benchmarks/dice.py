@@ -1,6 +1,7 @@
 """Dice reading: accuracy on real photos and rendered rolls, verdicts, time per frame.
 
     .venv/bin/python benchmarks/dice.py [--rolls 140] [--seed 2026] [--real DIR] [--no-floors]
+        [--styles default|wide] [--solid] [--no-real]
 
 - Real photos: `../shared/data/dice_real_dev` (394 webcam photos, 1,200 dice), read
   without a calibration (the dice networks searching the plain photo). Unreadable and
@@ -9,7 +10,10 @@
   the board, wrong number of dice, opening roll) on random boards, styles, poses and
   looks at 1920x1080, read with the true calibration by the dice networks
   (`vision/dicenet.py`) and judged for the roller by the rules
-  (`companion.rules.roll_verdict`).
+  (`companion.rules.roll_verdict`). `--styles wide` draws the boards from `sim.WIDE_STYLES`
+  (checkers with logos, numbers, raised rims, marbling and highlights; light from any
+  side), and prints the figures again over the rolls of the styles the dice networks'
+  training never drew (`vision.board_net.HELD_OUT_WIDE`): the leave-out figure.
 - Time: the median per image on one core, and its share of the 33 ms frame interval at
   30 fps; and the motion stage's (`vision.motion.MotionGate`, which tells moving frames
   from still ones and runs on every frame of a video) over the same rolls, each seen
@@ -44,6 +48,7 @@ from calibration.geometry import BoardGeometry
 from calibration.schema import load
 from companion.rules import REASONS, roll_verdict
 from sim import write_roll_set
+from vision.board_net import HELD_OUT_WIDE
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
 from vision.evaluate import evaluate
@@ -95,6 +100,29 @@ def motion_ms(folder: Path) -> list[float]:
     return times
 
 
+def held_out_rolls(folder: Path) -> Path | None:
+    """A set (a subfolder of `folder`) of `folder`'s rolls on the wide styles the dice
+    networks' training never drew (`scripts/dicenet_data.py --wide`); None if none."""
+    lines = [
+        line
+        for line in (folder / "labels.jsonl").read_text().splitlines()
+        if json.loads(line)["style"] in HELD_OUT_WIDE
+    ]
+    if not lines:
+        return None
+    held = folder / "held_out"
+    held.mkdir()
+    moved = []
+    for line in lines:
+        entry = json.loads(line)
+        for key in ("path", "calibration", "background"):
+            if key in entry:
+                entry[key] = f"../{entry[key]}"
+        moved.append(json.dumps(entry))
+    (held / "labels.jsonl").write_text("\n".join(moved) + "\n")
+    return held
+
+
 def steady_ms(cfg: DiceSettings, folder: Path) -> list[float]:
     """Each roll's time (ms) read as a camera's frames are, its board's calibration met
     before (`evaluate` meets a new one with every roll: the board's warp maps are made
@@ -121,6 +149,13 @@ def main() -> int:
         action="store_true",
         help="rendered rolls of dice drawn as cubes seen from the camera, tilted up to 30 degrees",
     )
+    ap.add_argument(
+        "--styles",
+        choices=["default", "wide"],
+        default="default",
+        help="the rendered boards' styles: the default set, or the wide one (sim.WIDE_STYLES: "
+        "boards, checkers and light the dice networks were never trained on; no floors)",
+    )
     ap.add_argument("--no-real", action="store_true", help="leave the real photos out")
     ap.add_argument("--no-floors", action="store_true", help="print the figures only")
     args = ap.parse_args()
@@ -137,14 +172,25 @@ def main() -> int:
     else:
         print(f"real photos: {real} not found (skipped)")
     with tempfile.TemporaryDirectory() as tmp:
-        write_roll_set(tmp, args.rolls, seed=args.seed, backgrounds=True, solid=args.solid)
+        write_roll_set(
+            tmp, args.rolls, seed=args.seed, backgrounds=True, solid=args.solid, family=args.styles
+        )
         rendered = evaluate(cfg, tmp, roll_verdict, REASONS).to_json()
         solid = ", dice solid" if args.solid else ""
-        show(f"rendered rolls (1920x1080, calibrated{solid}), each a still", rendered)
+        wide = ", wide styles" if args.styles == "wide" else ""
+        show(f"rendered rolls (1920x1080, calibrated{solid}{wide}), each a still", rendered)
         figures |= {
             f"rendered/{k}": rendered[k]
             for k in ("accuracy", "invalid_rolls_accepted", "false_reroll_rate")
         }
+        if args.styles == "wide":
+            held = held_out_rolls(Path(tmp))
+            if held is not None:
+                show(
+                    f"  of them the styles left out of the dice networks' training "
+                    f"({', '.join(HELD_OUT_WIDE)})",
+                    evaluate(cfg, held, roll_verdict, REASONS).to_json(),
+                )
         ms = float(np.median(steady_ms(cfg, Path(tmp))))
         print(
             f"a frame of a board whose calibration was met before (a camera's): median "
@@ -159,7 +205,10 @@ def main() -> int:
         return 0
     measured = {
         "real": args.real == REAL,
-        "rendered": args.rolls == 140 and args.seed == 2026 and not args.solid,
+        "rendered": args.rolls == 140
+        and args.seed == 2026
+        and not args.solid
+        and args.styles == "default",
     }
     floors = [f for f in FLOORS if measured[f.key.split("/")[0]]]
     return check(figures, [f for f in floors if f.key in figures])

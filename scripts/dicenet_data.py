@@ -1,12 +1,16 @@
 """Training scenes for the dice networks (`vision/dicenet.py`), rendered by `sim`.
 
     python3 scripts/dicenet_data.py OUT --scenes 6000 --seed 100000 [--jobs 2] [--shards 12]
-        [--solid SHARE] [--facing]
+        [--solid SHARE] [--facing] [--wide SHARE]
 
 Each scene is a random board (the renderer's styles, or colours drawn at random),
 checkers at the start or anywhere, and 0-8 dice (the renderer's four styles, or
 colours drawn at random; flat, cocked or on a checker; on the surface, by checkers,
-on the bar or the frame), under the renderer's poses, lenses and lights. Written per
+on the bar or the frame), under the renderer's poses, lenses and lights; with `--wide`,
+that share of the scenes drawn from the wide family (`sim.WIDE_STYLES`: checkers with
+logos, numbers, raised rims, marbling and highlights, light from any side), its styles in
+`vision.board_net.HELD_OUT_WIDE` never, to measure on (`benchmarks/dice.py --styles
+wide`). Written per
 job into OUT/shard_NN.npz:
 - `det`: each scene's board seen from above at 1 px/mm (`dicenet.board_frame`), and
   `det_dice`: (scene, x, y) of each die's centre in that view's pixels;
@@ -39,6 +43,7 @@ from sim import (  # noqa: E402
     CHECKER_SHARE,
     DICE_STYLES,
     STYLES,
+    WIDE_STYLES,
     CameraPose,
     Die,
     Look,
@@ -49,6 +54,7 @@ from sim import (  # noqa: E402
     render,
     scene_calibration,
 )
+from vision.board_net import HELD_OUT_WIDE  # noqa: E402
 from vision.dicenet import STATES, around, board_frame, facing, warp  # noqa: E402
 
 DETECT_SCALE = 1.0
@@ -64,6 +70,8 @@ SOLID_SHARE = 0.0  # (`--solid`)
 # The reader's squares turned so that the board point below the camera lies straight down in
 # each (`vision.dicenet.facing`): for a reader that reads them so (`dicenet.READ_FACING`).
 FACING = False  # (`--facing`)
+# Of the scenes, this share drawn from the wide family, but for its held-out styles (`--wide`).
+WIDE_SHARE = 0.0
 
 
 def _colour(rng: random.Random, lo: int = 0, hi: int = 255) -> tuple[int, int, int]:
@@ -127,8 +135,13 @@ def random_position(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...
 def training_scene(rng: random.Random) -> Scene:
     """A random scene with dice as `dicenet` must read them (see the module's docstring)."""
     size = (1920, 1080) if rng.random() < 0.75 else (1280, 720)
-    scene = random_scene(rng, start_position=True, image_size=size)
-    if rng.random() < 0.35:
+    wide = bool(WIDE_SHARE) and rng.random() < WIDE_SHARE
+    scene = random_scene(rng, True, size, "wide" if wide else "default")
+    if wide:  # its styles' own colours and designs, those held out never
+        if scene.style.name in HELD_OUT_WIDE:
+            kept = [s for s in WIDE_STYLES if s.name not in HELD_OUT_WIDE]
+            scene = replace(scene, style=rng.choice(kept))
+    elif rng.random() < 0.35:
         scene = replace(scene, style=random_style(rng))
     elif rng.random() < 0.1:
         scene = replace(scene, style=replace(rng.choice(STYLES), name="again"))
@@ -320,10 +333,17 @@ def main() -> None:
     ap.add_argument(
         "--facing", action="store_true", help="squares turned so that the camera's foot is down"
     )
+    ap.add_argument(
+        "--wide",
+        type=float,
+        default=0.0,
+        help="share of scenes from the wide family (held-out styles never)",
+    )
     args = ap.parse_args()
-    global SOLID_SHARE, FACING
+    global SOLID_SHARE, FACING, WIDE_SHARE
     SOLID_SHARE = args.solid
     FACING = args.facing
+    WIDE_SHARE = args.wide
     Path(args.out).mkdir(parents=True, exist_ok=True)
     seeds = [args.seed + k for k in range(args.scenes)]
     work = [(args.out, j, seeds[j :: args.shards]) for j in range(args.shards)]

@@ -34,6 +34,7 @@ def random_roll_scene(
     kind: str = "valid",
     image_size: tuple[int, int] = (1920, 1080),
     solid: bool = False,
+    family: str = "default",
 ) -> tuple[Scene, str, list[str]]:
     """A random board with dice thrown as `kind` says; the roller and the reasons expected.
 
@@ -41,11 +42,12 @@ def random_roll_scene(
     rule (its reason in CONTRACTS.md's vocabulary). Dice keep clear of checkers unless
     they stand on one, and of each other. `solid`: the dice drawn as cubes seen from the
     camera (`Scene.dice_solid`), and the camera anywhere from 0.6 to 1.6 m away and tilted
-    up to 30 degrees, where flat dice show their sides.
+    up to 30 degrees, where flat dice show their sides. `family`: the board styles drawn
+    (`random_scene`; "wide": boards, checkers and light the dice networks never saw).
     """
     if kind not in ROLL_KINDS:
         raise ValueError(f"unknown roll kind {kind!r}")
-    base = random_scene(rng, start_position=True, image_size=image_size)
+    base = random_scene(rng, start_position=True, image_size=image_size, family=family)
     if solid:
         pose = replace(base.pose, tilt_deg=rng.uniform(0, 30), distance_mm=rng.uniform(600, 1600))
         base = replace(base, pose=pose, dice_solid=True)
@@ -124,18 +126,20 @@ def write_roll_set(
     image_size: tuple[int, int] = (1920, 1080),
     backgrounds: bool = False,
     solid: bool = False,
+    family: str = "default",
 ) -> None:
     """A labelled set of rendered rolls (every kind in turn), in the layout `evaluate` reads;
     with `backgrounds`, each also as the camera saw it before the dice were thrown (the
     same scene without dice: `roll_NNNN.board.png`, a "background" in its label);
-    `solid`: dice drawn as cubes seen from the camera (`random_roll_scene`)."""
+    `solid`: dice drawn as cubes seen from the camera, `family` the board styles drawn
+    (`random_roll_scene`)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     lines = []
     for n in range(count):
         kind = ROLL_KINDS[n % len(ROLL_KINDS)]
-        scene, roller, reasons = random_roll_scene(rng, kind, image_size, solid)
+        scene, roller, reasons = random_roll_scene(rng, kind, image_size, solid, family)
         r = render(scene)
         assert r.calibration is not None
         name = f"roll_{n:04d}"

@@ -118,3 +118,26 @@ def test_the_board_benchmark_reads_several_seeds_in_one_run() -> None:
     (together,) = re.findall(r"^places right: (\d+)/(\d+) ", both, re.M)
     assert sum(int(p[0]) for p in places) == int(together[0])
     assert sum(int(p[1]) for p in places) == int(together[1]) == 104
+
+
+def test_the_dice_benchmark_sets_apart_the_rolls_on_styles_the_networks_never_saw(
+    tmp_path: Path,
+) -> None:
+    # `--styles wide`: rolls on the wide board styles, and again those on the styles the
+    # dice networks' training never drew (its leave-out figure), read in place.
+    from dice import held_out_rolls  # here: it loads the readers and their networks
+
+    from sim import WIDE_STYLES, write_roll_set
+    from vision.board_net import HELD_OUT_WIDE
+
+    write_roll_set(tmp_path, 12, seed=5, image_size=(320, 180), family="wide")
+    entries = [json.loads(x) for x in (tmp_path / "labels.jsonl").read_text().splitlines()]
+    assert {e["style"] for e in entries} <= {s.name for s in WIDE_STYLES}
+    held = held_out_rolls(tmp_path)
+    assert held is not None
+    kept = [json.loads(x) for x in (held / "labels.jsonl").read_text().splitlines()]
+    assert [e["style"] for e in kept] == [
+        e["style"] for e in entries if e["style"] in HELD_OUT_WIDE
+    ]
+    assert kept and all((held / e["path"]).is_file() for e in kept)
+    assert all((held / e["calibration"]).is_file() for e in kept)

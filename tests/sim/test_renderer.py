@@ -125,3 +125,17 @@ def test_roll_scenes_of_every_kind_render_at_any_image_size(kind: str) -> None:
     assert reasons == ([] if kind in ("valid", "opening") else [kind])
     assert (roller == "opening") == (kind == "opening")
     assert len(r.labels["dice"]) == len(scene.dice) >= 1
+
+
+def test_roll_scenes_are_drawn_from_the_wide_family_when_asked() -> None:
+    from sim import WIDE_STYLES
+
+    wide = {s.name for s in WIDE_STYLES}
+    rng = random.Random(8)
+    names = [
+        random_roll_scene(rng, "valid", (640, 360), family="wide")[0].style.name for _ in range(6)
+    ]
+    assert set(names) <= wide and len(set(names)) > 1
+    rng = random.Random(8)
+    names = [random_roll_scene(rng, "valid", (640, 360))[0].style.name for _ in range(6)]
+    assert not set(names) & wide

@@ -1,0 +1,32 @@
+"""The dice networks' training scenes (`scripts/dicenet_data.py`): what `--wide` draws."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+
+from sim import WIDE_STYLES
+from vision.board_net import HELD_OUT_WIDE
+
+_SPEC = importlib.util.spec_from_file_location(
+    "dicenet_data", Path(__file__).resolve().parents[2] / "scripts" / "dicenet_data.py"
+)
+assert _SPEC is not None and _SPEC.loader is not None
+dicenet_data = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(dicenet_data)
+
+
+def test_wide_training_scenes_never_draw_the_styles_held_out_to_measure_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    wide = {s.name for s in WIDE_STYLES}
+    monkeypatch.setattr(dicenet_data, "WIDE_SHARE", 1.0)
+    names = [dicenet_data.training_scene(random.Random(k)).style.name for k in range(40)]
+    assert set(names) <= wide - set(HELD_OUT_WIDE)
+    assert len(set(names)) >= 5  # the others all drawn
+    monkeypatch.setattr(dicenet_data, "WIDE_SHARE", 0.0)
+    names = [dicenet_data.training_scene(random.Random(k)).style.name for k in range(40)]
+    assert not set(names) & wide
