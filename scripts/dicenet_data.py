@@ -1,7 +1,7 @@
 """Training scenes for the dice networks (`vision/dicenet.py`), rendered by `sim`.
 
     python3 scripts/dicenet_data.py OUT --scenes 6000 --seed 100000 [--jobs 2] [--shards 12]
-        [--solid SHARE] [--facing] [--wide SHARE]
+        [--solid SHARE] [--facing] [--wide SHARE [--random-designs]]
 
 Each scene is a random board (the renderer's styles, or colours drawn at random),
 checkers at the start or anywhere, and 0-8 dice (the renderer's four styles, or
@@ -70,8 +70,11 @@ SOLID_SHARE = 0.0  # (`--solid`)
 # The reader's squares turned so that the board point below the camera lies straight down in
 # each (`vision.dicenet.facing`): for a reader that reads them so (`dicenet.READ_FACING`).
 FACING = False  # (`--facing`)
-# Of the scenes, this share drawn from the wide family, but for its held-out styles (`--wide`).
+# Of the scenes, this share drawn from the wide family, but for its held-out styles (`--wide`);
+# half of those with a board and checkers of its designs in colours drawn at random
+# (`random_wide_style`, `--random-designs`).
 WIDE_SHARE = 0.0
+RANDOM_DESIGNS = False
 
 
 def _colour(rng: random.Random, lo: int = 0, hi: int = 255) -> tuple[int, int, int]:
@@ -96,6 +99,26 @@ def random_style(rng: random.Random) -> Style:
         bar=_colour(rng, 0, 200) if rng.random() < 0.3 else None,
         texture=rng.choice(["felt", "wood", "smooth"]),
         table=_colour(rng, 20, 200),
+    )
+
+
+DESIGNS = ("moulded", "flat", "raised", "logo", "marbled", "shiny")  # `sim.Style.design`
+GLYPHS = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789&$#"  # a logo's letter ("#": each numbered)
+
+
+def random_wide_style(rng: random.Random) -> Style:
+    """A board of colours drawn at random whose checkers are made any way the renderer
+    makes them (rims, a letter or number of any colour, marbling, highlights), with or
+    without a raised, hinged bar: the wide family's designs, not its styles."""
+    design = rng.choice(DESIGNS)
+    own = design in ("logo", "marbled") or rng.random() < 0.5
+    return replace(
+        random_style(rng),
+        design=design,
+        accent=(_colour(rng), _colour(rng)) if own else None,
+        logo=rng.choice(GLYPHS) if design == "logo" else "",
+        bar_raised=rng.random() < 0.3,
+        hinges=rng.random() < 0.3,
     )
 
 
@@ -137,8 +160,10 @@ def training_scene(rng: random.Random) -> Scene:
     size = (1920, 1080) if rng.random() < 0.75 else (1280, 720)
     wide = bool(WIDE_SHARE) and rng.random() < WIDE_SHARE
     scene = random_scene(rng, True, size, "wide" if wide else "default")
-    if wide:  # its styles' own colours and designs, those held out never
-        if scene.style.name in HELD_OUT_WIDE:
+    if wide:  # its styles, those held out never, or its designs in colours at random
+        if RANDOM_DESIGNS and rng.random() < 0.5:
+            scene = replace(scene, style=random_wide_style(rng))
+        elif scene.style.name in HELD_OUT_WIDE:
             kept = [s for s in WIDE_STYLES if s.name not in HELD_OUT_WIDE]
             scene = replace(scene, style=rng.choice(kept))
     elif rng.random() < 0.35:
@@ -339,11 +364,17 @@ def main() -> None:
         default=0.0,
         help="share of scenes from the wide family (held-out styles never)",
     )
+    ap.add_argument(
+        "--random-designs",
+        action="store_true",
+        help="half the wide scenes with the wide family's checker designs in random colours",
+    )
     args = ap.parse_args()
-    global SOLID_SHARE, FACING, WIDE_SHARE
+    global SOLID_SHARE, FACING, WIDE_SHARE, RANDOM_DESIGNS
     SOLID_SHARE = args.solid
     FACING = args.facing
     WIDE_SHARE = args.wide
+    RANDOM_DESIGNS = args.random_designs
     Path(args.out).mkdir(parents=True, exist_ok=True)
     seeds = [args.seed + k for k in range(args.scenes)]
     work = [(args.out, j, seeds[j :: args.shards]) for j in range(args.shards)]

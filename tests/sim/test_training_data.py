@@ -30,3 +30,17 @@ def test_wide_training_scenes_never_draw_the_styles_held_out_to_measure_on(
     monkeypatch.setattr(dicenet_data, "WIDE_SHARE", 0.0)
     names = [dicenet_data.training_scene(random.Random(k)).style.name for k in range(40)]
     assert not set(names) & wide
+
+
+def test_wide_training_scenes_may_draw_the_wide_designs_in_colours_at_random(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(dicenet_data, "WIDE_SHARE", 1.0)
+    monkeypatch.setattr(dicenet_data, "RANDOM_DESIGNS", True)
+    styles = [dicenet_data.training_scene(random.Random(k)).style for k in range(60)]
+    assert not {s.name for s in styles} & set(HELD_OUT_WIDE)
+    drawn = [s for s in styles if s.name.startswith("random")]
+    assert 15 <= len(drawn) <= 45  # about half
+    assert {s.design for s in drawn} == set(dicenet_data.DESIGNS)
+    logos = [s.logo for s in drawn if s.design == "logo"]
+    assert logos and all(len(g) == 1 for g in logos)
