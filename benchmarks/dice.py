@@ -103,22 +103,19 @@ def motion_ms(folder: Path) -> list[float]:
 def held_out_rolls(folder: Path) -> Path | None:
     """A set (a subfolder of `folder`) of `folder`'s rolls on the wide styles the dice
     networks' training never drew (`scripts/dicenet_data.py --wide`); None if none."""
-    lines = [
-        line
-        for line in (folder / "labels.jsonl").read_text().splitlines()
-        if json.loads(line)["style"] in HELD_OUT_WIDE
-    ]
-    if not lines:
-        return None
-    held = folder / "held_out"
-    held.mkdir()
+    entries = [json.loads(line) for line in (folder / "labels.jsonl").read_text().splitlines()]
     moved = []
-    for line in lines:
-        entry = json.loads(line)
+    for entry in entries:
+        if entry["style"] not in HELD_OUT_WIDE:
+            continue
         for key in ("path", "calibration", "background"):
             if key in entry:
                 entry[key] = f"../{entry[key]}"
         moved.append(json.dumps(entry))
+    if not moved:
+        return None
+    held = folder / "held_out"
+    held.mkdir()
     (held / "labels.jsonl").write_text("\n".join(moved) + "\n")
     return held
 

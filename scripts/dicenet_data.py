@@ -75,6 +75,7 @@ FACING = False  # (`--facing`)
 # (`random_wide_style`, `--random-designs`).
 WIDE_SHARE = 0.0
 RANDOM_DESIGNS = False
+WIDE_KEPT = tuple(s for s in WIDE_STYLES if s.name not in HELD_OUT_WIDE)  # what it may draw
 
 
 def _colour(rng: random.Random, lo: int = 0, hi: int = 255) -> tuple[int, int, int]:
@@ -164,8 +165,7 @@ def training_scene(rng: random.Random) -> Scene:
         if RANDOM_DESIGNS and rng.random() < 0.5:
             scene = replace(scene, style=random_wide_style(rng))
         elif scene.style.name in HELD_OUT_WIDE:
-            kept = [s for s in WIDE_STYLES if s.name not in HELD_OUT_WIDE]
-            scene = replace(scene, style=rng.choice(kept))
+            scene = replace(scene, style=rng.choice(WIDE_KEPT))
     elif rng.random() < 0.35:
         scene = replace(scene, style=random_style(rng))
     elif rng.random() < 0.1:

@@ -34,7 +34,9 @@ BEFORE, AFTER = 0.05, 1.05  # of the half-height: from just before the edge to p
 PLACES = 26  # points 1-24 (white's numbering), white's half of the bar, black's
 NETWORK = "checker_count.onnx"
 # The renderer's styles the network's training never drew (`scripts/checkernet_data.py`):
-# on these it reads boards it never saw (`benchmarks/board.py`'s "styles left out").
+# on these it reads boards it never saw (`benchmarks/board.py`'s "styles left out"). The
+# dice networks' wide training scenes leave out `HELD_OUT_WIDE` too
+# (`scripts/dicenet_data.py --wide`, `benchmarks/dice.py --styles wide`).
 HELD_OUT_WIDE = ("cream-black", "dark-gold", "red-white")
 HELD_OUT_DEFAULT = ("cork", "leather")
 HELD_OUT = HELD_OUT_WIDE + HELD_OUT_DEFAULT
