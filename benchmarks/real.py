@@ -66,8 +66,10 @@ FLOORS = [
     # boards exact 1,791 of 1,800 (1,788), the styles left out 542 of 544 (539).
     Floor("places right", "board_real_dev/places_right", at_least=147),
     Floor("dice right", "board_real_dev/dice_right", at_least=12),
-    Floor("phantom dice", "board_real_dev/dice_phantom", at_most=1),
-    Floor("cube read as a die", "board_real_dev/cube_as_die", at_most=1),
+    # Lowered from 1 and 1 with a mark whose face is not read taken for no die
+    # (`value_min`, 2026-11-28): dices6's red checker under the sleeve and its cube.
+    Floor("phantom dice", "board_real_dev/dice_phantom", at_most=0),
+    Floor("cube read as a die", "board_real_dev/cube_as_die", at_most=0),
     Floor("flat dice read cocked or on a checker", "board_real_dev/dice_state_wrong", at_most=2),
     Floor("automatic corners within 1%", "board_real_dev/corners_within", at_least=4),
     # Raised from 0.83 and 45 with the dice read turned (read_turns) and a 1 matched as
@@ -78,17 +80,20 @@ FLOORS = [
     # top face, and a key of the laptop; the same dice right. On the webcam photos tiled
     # (`--mosaic`, 27 dice a photo, not trained on): 74.9% -> 90.1% right, 5 -> 24 phantom
     # dice.
-    Floor("plain webcam phantom dice", "dice_real_dev/extra_dice", at_most=17),
+    # Lowered from 17 (and the others' from 5 and 24) with a mark whose face is not read
+    # taken for no die (`value_min`, 2026-11-28): 3, 3 and 13, every figure of dice right
+    # the same.
+    Floor("plain webcam phantom dice", "dice_real_dev/extra_dice", at_most=3),
     # The networks are fine-tuned on the top-down set: these two pin it, they claim nothing.
     # Lowered from 0.86 and 0 with the reader taught wrong sizes (2026-11-25: 85.7%, one
     # phantom die), which lifted the webcam set it was not trained on from 80.8% to 83.4%.
     # Raised from 0.85 and 1 with places, not marks, capped (2026-11-28: 86.3% -> 95.6%
     # right; 5 phantom dice, an owl on a cloth at the photos' edge among them).
     Floor("plain top-down dice right", "dice_real_topdown_dev/accuracy", at_least=0.955),
-    Floor("plain top-down phantom dice", "dice_real_topdown_dev/extra_dice", at_most=5),
+    Floor("plain top-down phantom dice", "dice_real_topdown_dev/extra_dice", at_most=3),
     # The webcam photos tiled three by three (--mosaic): set 2026-11-28.
     Floor("plain mosaic dice right", f"{MOSAIC}/accuracy", at_least=0.9),
-    Floor("plain mosaic phantom dice", f"{MOSAIC}/extra_dice", at_most=24),
+    Floor("plain mosaic phantom dice", f"{MOSAIC}/extra_dice", at_most=13),
 ]
 DIE_MATCH_MM = 12.0  # a die read within this of a labelled centre is that die
 CORNER_TOLERANCE = 0.01  # of the board's width

@@ -35,20 +35,19 @@ class DiceResult:
 
 
 def _die(
-    cfg: DiceSettings,
     values: dicenet.Floats,
     states: dicenet.Floats,
     centre: tuple[float, float],
     section: str | None = None,
 ) -> DieReading:
-    """A die as the reader's odds of each value and state say: its value unreadable below
-    `value_min`, cocked or on a checker as its likeliest state."""
+    """A die as the reader's odds of each value and state say: its likeliest value (the
+    networks report only dice whose face they read, `value_min`), cocked or on a checker
+    as its likeliest state."""
     best = int(np.argmax(values))
-    sure = float(values[best])
     state = dicenet.STATES[int(np.argmax(states))]
     return DieReading(
-        best + 1 if sure >= cfg.value_min else None,
-        sure,
+        best + 1,
+        float(values[best]),
         centre,
         flat=state != "cocked",
         section=section,
@@ -62,15 +61,13 @@ def net_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[DieRea
     for d in dicenet.find_dice(cfg, image, geo):
         (px,) = geo.mm_to_px([(d.x_mm, d.y_mm)])
         centre = (float(px[0]), float(px[1]))
-        out.append(_die(cfg, d.values, d.states, centre, geo.section_mm(d.x_mm, d.y_mm)))
+        out.append(_die(d.values, d.states, centre, geo.section_mm(d.x_mm, d.y_mm)))
     return out
 
 
 def plain_net_dice(cfg: DiceSettings, image: Image) -> list[DieReading]:
     """The dice the networks read on a plain colour photo (`vision.dicenet`)."""
-    return [
-        _die(cfg, d.values, d.states, (d.x_px, d.y_px)) for d in dicenet.find_dice_plain(cfg, image)
-    ]
+    return [_die(d.values, d.states, (d.x_px, d.y_px)) for d in dicenet.find_dice_plain(cfg, image)]
 
 
 _TO_BGR = {1: cv2.COLOR_GRAY2BGR, 4: cv2.COLOR_BGRA2BGR}  # by the number of channels

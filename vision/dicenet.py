@@ -293,7 +293,8 @@ def _turned_values(
 
 def find_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[NetDie]:
     """Every die on the board and its margin: marked by the detector, read where marked
-    (again where its centre proved further off than `again_mm`), one per place."""
+    (again where its centre proved further off than `again_mm`), one per place, and only
+    where the reader reads its face (`value_min`: a mark with no face read is no die)."""
     view = board_frame(geo, cfg.detect_px_per_mm, cfg.margin_mm)
     marks = detect(cfg, warp(image, geo, view), view)
     marks = marks[: cfg.marks_max]
@@ -316,7 +317,7 @@ def find_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[NetDi
     # Each die's value read turned in the square it was read in: one whose centre lies
     # within `again_mm` of the die's (as the reader was trained: round a die's mark).
     _read_turned(cfg, [dice[k] for k in kept], [squares[k] for k in kept], read=True)
-    return [dice[k] for k in kept]
+    return [dice[k] for k in kept if dice[k].values.max() >= cfg.value_min]
 
 
 def _read_turned(cfg: DiceSettings, dice: list[Any], squares: list[Image], read: bool) -> None:
@@ -454,8 +455,9 @@ def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
     """Every die on a plain colour photo (no calibration): marked by the detector at each of
     `plain_scales`, read where marked (the reader's square cut from the photo at twice that
     scale, as a board square at `read_px_per_mm` is to the detector's view), one per
-    place (the surest where two lie closer than `plain_apart` of the larger's side), and
-    of about the surest die's size (within `plain_sizes_apart` times)."""
+    place (the surest where two lie closer than `plain_apart` of the larger's side), of
+    about the surest die's size (within `plain_sizes_apart` times), and only where the
+    reader reads its face (`value_min`), as on a board."""
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] < 3:
         raise ImageError("the dice networks need a colour image")
     h, w = image.shape[:2]
@@ -508,4 +510,4 @@ def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
             pyramid.square(d.x_px, d.y_px, cfg.plain_die_px * ratio / d.side_px, size) for d in kept
         ]
         _read_turned(cfg, kept, squares, read=False)
-    return kept
+    return [d for d in kept if d.values.max() >= cfg.value_min]

@@ -294,3 +294,35 @@ def test_the_networks_input_is_the_views_planes_from_minus_half_to_half() -> Non
     want = cv2.dnn.blobFromImages(views, 1 / 255.0, (0, 0), (127.5,) * 3, False, False)
     assert np.array_equal(got, want)  # the networks were trained on OpenCV's own blobs
     assert abs(float(got[1, 2, 4, 7]) - (int(views[1][4, 7, 2]) - 127.5) / 255.0) < 1e-7
+
+
+def _faceless(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader made to see a die's presence but no face: its value logits all equal."""
+    real = vision.dicenet.run_network
+
+    def flat_values(name: str, x: np.ndarray) -> np.ndarray:
+        out = real(name, x)
+        if name == "dice_reader.onnx":
+            out = out.copy()
+            out[:, 1:7] = 0.0
+        return out
+
+    monkeypatch.setattr(vision.dicenet, "run_network", flat_values)
+
+
+def test_a_mark_whose_face_cannot_be_read_is_no_die(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A checker's print or highlight, the cube's number: the reader may see something
+    # there, but no die's face (its value odds below `value_min`). Such a mark is not
+    # reported: no phantom die, no reroll called for a die that is not there.
+    die = Die(4, 200.0, 150.0, angle_deg=15, style="white", size_mm=16)
+    r = render(Scene(dice=(die,), image_size=(1280, 720)))
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    (seen,) = read_dice(CFG, r.image, geo).dice
+    assert seen.value == 4
+    assert 4 in [d.value for d in read_dice(CFG, r.image).dice]  # a plain photo too
+    _faceless(monkeypatch)
+    assert read_dice(CFG, r.image, geo).dice == []
+    assert read_dice(CFG, r.image).dice == []
+    # With `value_min` below even odds (1/6 each) the same mark is a die: the setting rules.
+    assert len(read_dice(replace(CFG, value_min=0.1), r.image, geo).dice) == 1
