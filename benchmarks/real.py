@@ -74,7 +74,9 @@ FLOORS = [
     Floor("automatic corners within 1%", "board_real_dev/corners_within", at_least=4),
     # Raised from 0.83 and 45 with the dice read turned (read_turns) and a 1 matched as
     # far from its pip as the photo's other dice from their boxes' centres (2026-11-25).
-    Floor("plain webcam dice right", "dice_real_dev/accuracy", at_least=0.875),
+    # Raised from 0.875 with the plain photo's dice sized by the surest die with a face
+    # read (2026-11-28).
+    Floor("plain webcam dice right", "dice_real_dev/accuracy", at_least=0.88),
     # Raised from 15 with every place's marks read at each scale it was marked at
     # (`plain_places_max`, 2026-11-28): a die's side face read as a smaller die beside its
     # top face, and a key of the laptop; the same dice right. On the webcam photos tiled
@@ -82,8 +84,8 @@ FLOORS = [
     # dice.
     # Lowered from 17 (and the others' from 5 and 24) with a mark whose face is not read
     # taken for no die (`value_min`, 2026-11-28): 3, 3 and 13, every figure of dice right
-    # the same.
-    Floor("plain webcam phantom dice", "dice_real_dev/extra_dice", at_most=3),
+    # the same; 5 with the sizes judged by the surest die with a face read (88.0% right).
+    Floor("plain webcam phantom dice", "dice_real_dev/extra_dice", at_most=5),
     # The networks are fine-tuned on the top-down set: these two pin it, they claim nothing.
     # Lowered from 0.86 and 0 with the reader taught wrong sizes (2026-11-25: 85.7%, one
     # phantom die), which lifted the webcam set it was not trained on from 80.8% to 83.4%.
