@@ -506,10 +506,16 @@ def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
             pyramid.square(d.x_px, d.y_px, cfg.plain_die_px * ratio / d.side_px, size) for d in kept
         ]
         _read_turned(cfg, kept, squares, read=False)
-    # Only then the sizes: the die they are judged by is the surest with a face read (with
-    # the sizes judged first, a faceless mark could set them: 2026-11-28, webcam photos
-    # 88.0% right against 87.6%, 5 phantom dice against 3, the other sets the same).
-    kept = [d for d in kept if d.values.max() >= cfg.value_min]
+    return _faced_and_sized(cfg, kept)
+
+
+def _faced_and_sized(cfg: DiceSettings, dice: list[PlainDie]) -> list[PlainDie]:
+    """Of a plain photo's dice (the surest first, their values read), those with a face
+    read (`value_min`), then of those the ones of about the surest's size (within
+    `plain_sizes_apart` times). The face first: with the sizes judged first, a faceless
+    mark could set them (2026-11-28: webcam photos 88.0% right against 87.6%, 5 phantom
+    dice against 3, the other sets the same)."""
+    kept = [d for d in dice if d.values.max() >= cfg.value_min]
     if kept:
         side = kept[0].side_px  # the surest die's
         apart = cfg.plain_sizes_apart

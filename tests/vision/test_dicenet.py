@@ -326,3 +326,23 @@ def test_a_mark_whose_face_cannot_be_read_is_no_die(monkeypatch: pytest.MonkeyPa
     assert read_dice(CFG, r.image).dice == []
     # With `value_min` below even odds (1/6 each) the same mark is a die: the setting rules.
     assert len(read_dice(replace(CFG, value_min=0.1), r.image, geo).dice) == 1
+
+
+def test_a_plain_photos_dice_are_sized_by_the_surest_die_with_a_face_read() -> None:
+    # Without a calibration the dice kept are of about the surest die's size
+    # (`plain_sizes_apart`). A mark with no face read is no die, so it sets no size: the
+    # surest mark here is faceless and ten times the dice's size (a checker's letter or
+    # the cube read at a coarse scale), and the dice are kept.
+    def die(side: float, present: float, value_odds: float) -> vision.dicenet.PlainDie:
+        values = np.full(6, (1 - value_odds) / 5, np.float32)
+        values[2] = value_odds
+        states = np.array([1, 0, 0], np.float32)
+        return vision.dicenet.PlainDie(0.0, 0.0, side, present, values, states)
+
+    faceless, a, b = die(200, 0.99, 0.3), die(20, 0.9, 0.95), die(24, 0.8, 0.9)
+    tiny = die(5, 0.7, 0.99)  # a die's pip read as a die: of no die's size
+    kept = vision.dicenet._faced_and_sized(CFG, [faceless, a, b, tiny])
+    assert [id(d) for d in kept] == [id(a), id(b)]
+    # A face read, the large mark is the surest die and sets the size: the others go.
+    faced = die(200, 0.99, 0.9)
+    assert [id(d) for d in vision.dicenet._faced_and_sized(CFG, [faced, a, b])] == [id(faced)]
