@@ -69,15 +69,18 @@ def test_run_serves_the_page_while_it_follows(tmp_path: Path) -> None:
     assert proc.stdout is not None
     assert "the page is on" in proc.stdout.readline()
     try:
+        # Following: the frames read go on rising while the page answers (how fast is the
+        # benchmarks' business: on a loaded machine 26 frames in 15 s, not 30).
         deadline = time.monotonic() + 15
-        state = None
+        state, seen = None, []
         while time.monotonic() < deadline:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state") as r:
                 state = json.load(r)
-            if state["health"]["frames"] > 30 and state["unit"]:
+            seen.append(state["health"]["frames"])
+            if len(set(seen)) >= 3 and state["unit"]:
                 break
             time.sleep(0.5)
-        assert state is not None and state["health"]["frames"] > 30
+        assert state is not None and len(set(seen)) >= 3 and seen == sorted(seen), seen
         assert state["health"]["cube"] == "connected" and state["unit"]["display"]
         assert state["match"]["length"] == 5  # the demo's match
     finally:
