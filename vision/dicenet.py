@@ -317,7 +317,13 @@ def find_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[NetDi
     # Each die's value read turned in the square it was read in: one whose centre lies
     # within `again_mm` of the die's (as the reader was trained: round a die's mark).
     _read_turned(cfg, [dice[k] for k in kept], [squares[k] for k in kept], read=True)
-    return [dice[k] for k in kept if dice[k].values.max() >= cfg.value_min]
+    return [dice[k] for k in kept if _face_read(cfg, dice[k].values)]
+
+
+def _face_read(cfg: DiceSettings, values: Floats) -> bool:
+    """Whether the reader read a die's face in a mark (its value's odds at least
+    `value_min`): a mark without one is no die, on a board or a plain photo."""
+    return float(values.max()) >= cfg.value_min
 
 
 def _read_turned(cfg: DiceSettings, dice: list[Any], squares: list[Image], read: bool) -> None:
@@ -515,7 +521,7 @@ def _faced_and_sized(cfg: DiceSettings, dice: list[PlainDie]) -> list[PlainDie]:
     `plain_sizes_apart` times). The face first: with the sizes judged first, a faceless
     mark could set them (2026-11-28: webcam photos 88.0% right against 87.6%, 5 phantom
     dice against 3, the other sets the same)."""
-    kept = [d for d in dice if d.values.max() >= cfg.value_min]
+    kept = [d for d in dice if _face_read(cfg, d.values)]
     if kept:
         side = kept[0].side_px  # the surest die's
         apart = cfg.plain_sizes_apart
