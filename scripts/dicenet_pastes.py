@@ -339,6 +339,8 @@ def _letters(rng: np.random.Generator, ppm: float) -> tuple[Image, Alpha]:
 MAKERS = (_cube, _cube, _checker, _checker, _checker, _hinge, _clock, _card, _letters)
 
 
-def not_a_die(rng: np.random.Generator, ppm: float) -> tuple[Image, Alpha]:
-    """Something that is not a die at `ppm` px per mm: its patch and alpha."""
-    return MAKERS[int(rng.integers(len(MAKERS)))](rng, ppm)
+def not_a_die(rng: np.random.Generator, ppm: float, cubes: bool = True) -> tuple[Image, Alpha]:
+    """Something that is not a die at `ppm` px per mm: its patch and alpha (`cubes`: a
+    doubling cube among them)."""
+    makers = MAKERS if cubes else tuple(m for m in MAKERS if m is not _cube)
+    return makers[int(rng.integers(len(makers)))](rng, ppm)

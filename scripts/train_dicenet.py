@@ -221,6 +221,8 @@ REAL: list[RealDice] = []
 NOT_DICE = False
 REAL_SHARE = 0.3  # of the reader's squares without a die: a real die pasted
 NOT_DIE_SHARE = 0.25  # of the reader's squares without a die: something that is not one
+# Doubling cubes among the detector's not-dice too (`--detector-no-cubes`: the reader's only).
+DETECTOR_CUBES = True
 # A die at a size the reader never sees one at (`--wrong-size`): searched at a ladder of
 # scales (vision.dicenet.find_dice_plain), a photo's die is seen at its own scale and, too
 # big or too small, at every other. Two or more steps (1.5x each) off, it is "no die here":
@@ -649,7 +651,7 @@ def _paste_view(
                 continue
             paste(img, patch, alpha, x, y, rng)
         else:
-            patch, alpha = not_a_die(rng, 1.0)
+            patch, alpha = not_a_die(rng, 1.0, cubes=DETECTOR_CUBES)
             paste(img, patch, alpha, x, y, rng)
         taken.append((x, y))
 
@@ -953,6 +955,12 @@ def main() -> None:
     )
     ap.add_argument("--not-dice", action="store_true", help="paste things that are not dice")
     ap.add_argument(
+        "--detector-no-cubes",
+        action="store_true",
+        help="with --not-dice: no doubling cube among the detector's (a light cube's number "
+        "looks like a white 1 at 1 px/mm; the reader, shown them, decides)",
+    )
+    ap.add_argument(
         "--wrong-size",
         action="store_true",
         help="teach the reader dice far too big or too small as no die (the plain-photo ladder)",
@@ -967,9 +975,10 @@ def main() -> None:
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    global TURN, NOT_DICE, WRONG_SIZE, INIT, FROZEN_NORMS, PEAK_LR
+    global TURN, NOT_DICE, DETECTOR_CUBES, WRONG_SIZE, INIT, FROZEN_NORMS, PEAK_LR
     TURN = args.turn
     NOT_DICE = args.not_dice
+    DETECTOR_CUBES = not args.detector_no_cubes
     WRONG_SIZE = args.wrong_size
     PEAK_LR = args.lr
     if args.init:

@@ -33,7 +33,13 @@ class DiceSettings:
     # photos (not trained on) 87.6% right against 87.1%, 30 dice missed against 37, no
     # phantom die more, the board photos the same; at 0.1, 2 phantom dice more.
     detect_min: float = 0.2
-    marks_max: int = 12  # at most this many marks (the strongest) are read
+    # At most this many marks (the strongest) are read: a bound on a frame's time, not a
+    # filter. Checkers with letters, numbers or highlights are marked too (the reader
+    # rejects them), up to 33 marks a frame on the wide styles, 2-4 on the default boards.
+    # At 12 (until 2026-11-29) a die marked weaker than a dozen checkers went unread: the
+    # wide rolls (not trained on) 92.35% right with 43 dice missed, 99.29% and 4 at 40
+    # (phantom dice 71 -> 132: more checkers read, a red-black's highlight as a 1 most).
+    marks_max: int = 40
     again_mm: float = 2.5  # a die further than this from its mark is read again there
     present_min: float = 0.5  # a die is there where the reader says so with these odds
     apart_mm: float = 10.0  # dice read closer than this are one (the surer kept)

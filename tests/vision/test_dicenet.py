@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -366,3 +367,33 @@ def test_of_one_dies_readings_at_several_scales_the_surest_with_a_face_read_stan
     assert [id(d) for d in kept] == [id(sharp), id(apart)]
     # No reading of it with a face: no die there.
     assert [id(d) for d in vision.dicenet._kept(CFG, [blurred, apart])] == [id(apart)]
+
+
+def test_a_die_marked_weaker_than_many_checkers_is_still_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # On boards whose checkers carry letters, numbers or highlights the detector marks many
+    # of them (up to 33 a frame on the wide styles); the reader rejects them. A die marked
+    # weaker than a dozen of them must still be read: `marks_max` bounds a frame's time,
+    # it is no filter.
+    die = Die(5, 200.0, 150.0, angle_deg=10, style="white", size_mm=16)
+    r = render(Scene(dice=(die,), image_size=(1280, 720)))
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    real_detect = vision.dicenet.detect
+    (mark,) = [m for m in real_detect(CFG, *_view(r.image, geo)) if m[2] > 0.5]
+
+    def crowded(cfg: DiceSettings, image: np.ndarray, view: Any) -> list[Any]:
+        # 20 strong marks on the empty surface, far from the die, then the die's, weaker
+        decoys = [(40.0 + 20 * (k % 10), 330.0 + 40 * (k // 10), 0.9) for k in range(20)]
+        return [*decoys, (mark[0], mark[1], 0.3)]
+
+    monkeypatch.setattr(vision.dicenet, "detect", crowded)
+    assert [d.value for d in read_dice(CFG, r.image, geo).dice] == [5]
+    # Read only the 12 strongest (the old bound) and the die is lost among the decoys.
+    assert read_dice(replace(CFG, marks_max=12), r.image, geo).dice == []
+
+
+def _view(image: np.ndarray, geo: BoardGeometry) -> tuple[np.ndarray, Any]:
+    view = vision.dicenet.board_frame(geo, CFG.detect_px_per_mm, CFG.margin_mm)
+    return vision.dicenet.warp(image, geo, view), view
