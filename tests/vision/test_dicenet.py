@@ -337,17 +337,20 @@ def test_a_mark_whose_face_cannot_be_read_is_no_die(monkeypatch: pytest.MonkeyPa
     assert len(read_dice(replace(CFG, value_min=0.1), r.image, geo).dice) == 1
 
 
+def _plain_die(x: float, side: float, present: float, odds: float) -> vision.dicenet.PlainDie:
+    """A die read on a plain photo at (x, 0), `side` px, a 3 read with `odds`."""
+    values = np.full(6, (1 - odds) / 5, np.float32)
+    values[2] = odds
+    states = np.array([1, 0, 0], np.float32)
+    return vision.dicenet.PlainDie(x, 0.0, side, present, values, states)
+
+
 def test_a_plain_photos_dice_are_sized_by_the_surest_die_with_a_face_read() -> None:
     # Without a calibration the dice kept are of about the surest die's size
     # (`plain_sizes_apart`). A mark with no face read is no die, so it sets no size: the
     # surest mark here is faceless and ten times the dice's size (a checker's letter or
     # the cube read at a coarse scale), and the dice are kept.
-    def die(x: float, side: float, present: float, value_odds: float) -> vision.dicenet.PlainDie:
-        values = np.full(6, (1 - value_odds) / 5, np.float32)
-        values[2] = value_odds
-        states = np.array([1, 0, 0], np.float32)
-        return vision.dicenet.PlainDie(x, 0.0, side, present, values, states)
-
+    die = _plain_die
     faceless, a, b = die(0, 200, 0.99, 0.3), die(400, 20, 0.9, 0.95), die(500, 24, 0.8, 0.9)
     tiny = die(600, 5, 0.7, 0.99)  # a die's pip read as a die: of no die's size
     kept = vision.dicenet._kept(CFG, [faceless, a, b, tiny])
@@ -361,14 +364,9 @@ def test_of_one_dies_readings_at_several_scales_the_surest_with_a_face_read_stan
     # A die is read at two or three neighbouring scales. The reading the reader is surest
     # is there is not always one it reads a face in: the face rule judges each reading,
     # and of those left the surest a place is the die.
-    def reading(x: float, side: float, present: float, odds: float) -> vision.dicenet.PlainDie:
-        values = np.full(6, (1 - odds) / 5, np.float32)
-        values[3] = odds
-        states = np.array([1, 0, 0], np.float32)
-        return vision.dicenet.PlainDie(x, 0.0, side, present, values, states)
-
+    reading = _plain_die
     blurred = reading(0.0, 40.0, 0.99, 0.4)  # the surest reading: no face read
-    sharp = reading(2.0, 60.0, 0.9, 0.95)  # the same die at the next scale: a 4
+    sharp = reading(2.0, 60.0, 0.9, 0.95)  # the same die at the next scale: a 3
     weaker = reading(-2.0, 27.0, 0.7, 0.8)  # and at the one below, less sure
     apart = reading(500.0, 50.0, 0.8, 0.9)  # another die
     kept = vision.dicenet._kept(CFG, [blurred, sharp, weaker, apart])
