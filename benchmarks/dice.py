@@ -14,6 +14,8 @@
   (checkers with logos, numbers, raised rims, marbling and highlights; light from any
   side), and prints the figures again over the rolls of the styles the dice networks'
   training never drew (`vision.board_net.HELD_OUT_WIDE`): the leave-out figure.
+- The same rolls judged as a video's frames are (`vision.frame.FrameReader`): the
+  checkers read too, a die whose centre lies over a checker found on a checker.
 - Time: the median per image on one core, and its share of the 33 ms frame interval at
   30 fps; and the motion stage's (`vision.motion.MotionGate`, which tells moving frames
   from still ones and runs on every frame of a video) over the same rolls, each seen
@@ -52,6 +54,7 @@ from vision.board_net import HELD_OUT_WIDE
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
 from vision.evaluate import evaluate
+from vision.frame import FrameReader
 from vision.motion import MotionGate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,6 +69,17 @@ FLOORS = [
     Floor("rendered: dice right", "rendered/accuracy", at_least=1.0),
     Floor("rendered: invalid rolls accepted", "rendered/invalid_rolls_accepted", at_most=1),
     Floor("rendered: false reroll rate", "rendered/false_reroll_rate", at_most=0.005),
+    # Set 2026-11-29 with the checkers read too (`vision.frame.over_checkers`).
+    Floor(
+        "rendered, with the checkers: invalid rolls accepted",
+        "rendered/frame_invalid_rolls_accepted",
+        at_most=1,
+    ),
+    Floor(
+        "rendered, with the checkers: false reroll rate",
+        "rendered/frame_false_reroll_rate",
+        at_most=0.005,
+    ),
 ]
 
 
@@ -85,6 +99,26 @@ def show(name: str, m: dict) -> None:  # type: ignore[type-arg]
             print(f"    {reason:14s} precision {c['precision']}  recall {c['recall']}")
     ms = m["median_ms"]
     print(f"  time per image: median {ms:.1f} ms ({ms / 33.3:.0%} of a frame at 30 fps)")
+
+
+def frame_verdicts(folder: Path) -> dict[str, float]:
+    """The rolls judged as a video's frames are (`vision.frame.FrameReader.read_still`:
+    dice and checkers read together, a die over a checker found on a checker): invalid
+    rolls accepted and the share of valid rolls called back."""
+    invalid = accepted = valid = called = 0
+    for line in (folder / "labels.jsonl").read_text().splitlines():
+        entry = json.loads(line)
+        geo = BoardGeometry(load(folder / entry["calibration"]))
+        frame = np.asarray(cv2.imread(str(folder / entry["path"])), np.uint8)
+        dice = FrameReader(geo).read_still(frame).dice
+        verdict = roll_verdict(list(dice), entry.get("roller"), True)
+        if entry["reasons"]:
+            invalid += 1
+            accepted += verdict.valid
+        else:
+            valid += 1
+            called += not verdict.valid
+    return {"invalid_rolls_accepted": accepted, "false_reroll_rate": called / max(valid, 1)}
 
 
 def motion_ms(folder: Path) -> list[float]:
@@ -182,6 +216,13 @@ def main() -> int:
             f"rendered/{k}": rendered[k]
             for k in ("accuracy", "invalid_rolls_accepted", "false_reroll_rate")
         }
+        frame = frame_verdicts(Path(tmp))
+        print(
+            f"  judged with the checkers read too, as a video's frames are (a die over a "
+            f"checker found is on a checker): invalid rolls accepted "
+            f"{frame['invalid_rolls_accepted']}, false reroll rate {frame['false_reroll_rate']:.1%}"
+        )
+        figures |= {f"rendered/frame_{k}": v for k, v in frame.items()}
         if args.styles == "wide":
             held = held_out_rolls(Path(tmp))
             if held is not None:
