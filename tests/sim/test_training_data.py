@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from sim import WIDE_STYLES
+from sim import DICE_STYLES, WIDE_STYLES, random_roll_scene
 from vision.board_net import HELD_OUT_WIDE
 
 _SPEC = importlib.util.spec_from_file_location(
@@ -17,6 +18,16 @@ _SPEC = importlib.util.spec_from_file_location(
 assert _SPEC is not None and _SPEC.loader is not None
 dicenet_data = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(dicenet_data)
+
+
+@pytest.fixture(autouse=True)
+def _dice_styles_as_shipped() -> Iterator[None]:
+    """The renderer's table of dice styles as it was: training scenes register dice of
+    random colours in it (`random_dice_style`), and other tests draw from it."""
+    before = dict(DICE_STYLES)
+    yield
+    DICE_STYLES.clear()
+    DICE_STYLES.update(before)
 
 
 def test_wide_training_scenes_never_draw_the_styles_held_out_to_measure_on(
@@ -44,3 +55,17 @@ def test_wide_training_scenes_may_draw_the_wide_designs_in_colours_at_random(
     assert {s.design for s in drawn} == set(dicenet_data.DESIGNS)
     logos = [s.logo for s in drawn if s.design == "logo"]
     assert logos and all(len(g) == 1 for g in logos)
+
+
+def test_a_roll_is_drawn_the_same_after_dice_of_random_colours_were_registered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The dice benchmark's rolls are drawn from the renderer's own dice styles: a style a
+    # training script registered before (`random_dice_style`) changes none of them.
+    def rolls() -> list[object]:
+        return [random_roll_scene(random.Random(k), "valid", (640, 360)) for k in range(8)]
+
+    before = rolls()
+    monkeypatch.setitem(DICE_STYLES, "random1", ((10, 200, 30), (240, 240, 240)))
+    monkeypatch.setitem(DICE_STYLES, "random2", ((200, 20, 130), (20, 20, 20)))
+    assert rolls() == before
