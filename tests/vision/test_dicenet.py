@@ -227,12 +227,17 @@ def test_a_missing_or_corrupt_network_is_a_one_line_error(
         vision.networks.load_network.cache_clear()
 
 
-def _square(die: Die, x_mm: float, y_mm: float) -> np.ndarray:
-    """The reader's square round board point (x_mm, y_mm) of a board with `die` alone."""
+def _die_alone(die: Die) -> tuple[np.ndarray, BoardGeometry]:
+    """A board with `die` alone on it, photographed at 1280x720, and its geometry."""
     r = render(Scene(dice=(die,), image_size=(1280, 720)))
     assert r.calibration is not None
-    geo = BoardGeometry(r.calibration)
-    return warp(r.image, geo, around(geo, x_mm, y_mm, CFG.read_px_per_mm, CFG.read_px), False)
+    return r.image, BoardGeometry(r.calibration)
+
+
+def _square(die: Die, x_mm: float, y_mm: float) -> np.ndarray:
+    """The reader's square round board point (x_mm, y_mm) of a board with `die` alone."""
+    image, geo = _die_alone(die)
+    return warp(image, geo, around(geo, x_mm, y_mm, CFG.read_px_per_mm, CFG.read_px), False)
 
 
 def test_a_die_read_turned_has_the_same_odds_whichever_way_its_square_was_turned() -> None:
@@ -267,9 +272,7 @@ def test_odds_already_read_in_a_square_stand_for_its_first_turn() -> None:
 def test_a_die_on_a_board_is_read_in_the_square_round_its_mark_four_times_in_all(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    die = Die(3, 200.0, 150.0, angle_deg=10, style="white", size_mm=16)
-    r = render(Scene(dice=(die,), image_size=(1280, 720)))
-    assert r.calibration is not None
+    image, geo = _die_alone(Die(3, 200.0, 150.0, angle_deg=10, style="white", size_mm=16))
     squares: list[int] = []
     real = vision.dicenet.run_network
 
@@ -280,18 +283,18 @@ def test_a_die_on_a_board_is_read_in_the_square_round_its_mark_four_times_in_all
 
     monkeypatch.setattr(vision.dicenet, "run_network", counting)
     every = replace(CFG, turns_below=1.0)  # every die read turned, however sure
-    (got,) = vision.dicenet.find_dice(every, r.image, BoardGeometry(r.calibration))
+    (got,) = vision.dicenet.find_dice(every, image, geo)
     assert int(np.argmax(got.values)) + 1 == 3
     assert CFG.read_turns == 4 and squares == [1, 3]  # as it is, then three turns at once
     # Read sure in its first square (`turns_below`), the die keeps that reading.
     squares.clear()
-    (sure,) = vision.dicenet.find_dice(CFG, r.image, BoardGeometry(r.calibration))
+    (sure,) = vision.dicenet.find_dice(CFG, image, geo)
     assert float(sure.values.max()) >= CFG.turns_below and squares == [1]
     assert int(np.argmax(sure.values)) + 1 == 3
     # Less sure than that, it is read turned.
     squares.clear()
     strict = replace(CFG, turns_below=float(sure.values.max()) + 1e-6)
-    vision.dicenet.find_dice(strict, r.image, BoardGeometry(r.calibration))
+    vision.dicenet.find_dice(strict, image, geo)
     assert squares == [1, 3]
 
 
@@ -323,18 +326,15 @@ def test_a_mark_whose_face_cannot_be_read_is_no_die(monkeypatch: pytest.MonkeyPa
     # A checker's print or highlight, the cube's number: the reader may see something
     # there, but no die's face (its value odds below `value_min`). Such a mark is not
     # reported: no phantom die, no reroll called for a die that is not there.
-    die = Die(4, 200.0, 150.0, angle_deg=15, style="white", size_mm=16)
-    r = render(Scene(dice=(die,), image_size=(1280, 720)))
-    assert r.calibration is not None
-    geo = BoardGeometry(r.calibration)
-    (seen,) = read_dice(CFG, r.image, geo).dice
+    image, geo = _die_alone(Die(4, 200.0, 150.0, angle_deg=15, style="white", size_mm=16))
+    (seen,) = read_dice(CFG, image, geo).dice
     assert seen.value == 4
-    assert 4 in [d.value for d in read_dice(CFG, r.image).dice]  # a plain photo too
+    assert 4 in [d.value for d in read_dice(CFG, image).dice]  # a plain photo too
     _faceless(monkeypatch)
-    assert read_dice(CFG, r.image, geo).dice == []
-    assert read_dice(CFG, r.image).dice == []
+    assert read_dice(CFG, image, geo).dice == []
+    assert read_dice(CFG, image).dice == []
     # With `value_min` below even odds (1/6 each) the same mark is a die: the setting rules.
-    assert len(read_dice(replace(CFG, value_min=0.1), r.image, geo).dice) == 1
+    assert len(read_dice(replace(CFG, value_min=0.1), image, geo).dice) == 1
 
 
 def _plain_die(x: float, side: float, present: float, odds: float) -> vision.dicenet.PlainDie:
@@ -382,12 +382,8 @@ def test_a_die_marked_weaker_than_many_checkers_is_still_read(
     # of them (up to 33 a frame on the wide styles); the reader rejects them. A die marked
     # weaker than a dozen of them must still be read: `marks_max` bounds a frame's time,
     # it is no filter.
-    die = Die(5, 200.0, 150.0, angle_deg=10, style="white", size_mm=16)
-    r = render(Scene(dice=(die,), image_size=(1280, 720)))
-    assert r.calibration is not None
-    geo = BoardGeometry(r.calibration)
-    real_detect = vision.dicenet.detect
-    (mark,) = [m for m in real_detect(CFG, *_view(r.image, geo)) if m[2] > 0.5]
+    image, geo = _die_alone(Die(5, 200.0, 150.0, angle_deg=10, style="white", size_mm=16))
+    (mark,) = [m for m in vision.dicenet.detect(CFG, *_view(image, geo)) if m[2] > 0.5]
 
     def crowded(cfg: DiceSettings, image: np.ndarray, view: Any) -> list[Any]:
         # 20 strong marks on the empty surface, far from the die, then the die's, weaker
@@ -395,9 +391,9 @@ def test_a_die_marked_weaker_than_many_checkers_is_still_read(
         return [*decoys, (mark[0], mark[1], 0.3)]
 
     monkeypatch.setattr(vision.dicenet, "detect", crowded)
-    assert [d.value for d in read_dice(CFG, r.image, geo).dice] == [5]
+    assert [d.value for d in read_dice(CFG, image, geo).dice] == [5]
     # Read only the 12 strongest (the old bound) and the die is lost among the decoys.
-    assert read_dice(replace(CFG, marks_max=12), r.image, geo).dice == []
+    assert read_dice(replace(CFG, marks_max=12), image, geo).dice == []
 
 
 def _view(image: np.ndarray, geo: BoardGeometry) -> tuple[np.ndarray, Any]:
