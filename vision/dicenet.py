@@ -110,13 +110,18 @@ def _board_maps(geo: BoardGeometry, view: View) -> tuple[NDArray[Any], NDArray[A
     return _maps(geo, view)
 
 
-def warp(image: Image, geo: BoardGeometry, view: View, cache: bool = True) -> Image:
-    """The camera image seen as `view` (black beyond the image)."""
+def _colour(image: Image) -> Image:
+    """The image's three colour planes; ImageError (one line) for anything else."""
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] < 3:
         raise ImageError("the dice networks need a colour image")
+    return image[:, :, :3]
+
+
+def warp(image: Image, geo: BoardGeometry, view: View, cache: bool = True) -> Image:
+    """The camera image seen as `view` (black beyond the image)."""
     m1, m2 = _board_maps(geo, view) if cache else _maps(geo, view)
     out = cv2.remap(
-        image[:, :, :3], m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+        _colour(image), m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
     )
     return np.asarray(out, np.uint8)
 
@@ -129,14 +134,12 @@ def square(image: Image, geo: BoardGeometry, view: View) -> Image:
     2026-11-29: against the exact map (`warp`) the squares' pixels differ by 0.12 levels
     on average, the reader's value odds by at most 0.002, on 80 default and 80 wide
     rendered rolls."""
-    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] < 3:
-        raise ImageError("the dice networks need a colour image")
     w, h = view.width - 1, view.height - 1
     corners = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32)
     px = geo.mm_to_px([view.to_mm(float(c), float(r)) for c, r in corners])
     to_px = cv2.getPerspectiveTransform(corners, px.astype(np.float32))
     out = cv2.warpPerspective(
-        image[:, :, :3],
+        _colour(image),
         to_px,
         (view.width, view.height),
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
@@ -489,8 +492,7 @@ def find_dice_plain(cfg: DiceSettings, image: Image) -> list[PlainDie]:
     kept only where the reader reads its face (`value_min`), as on a board, then one per
     place (the surest where two lie closer than `plain_apart` of the larger's side), and
     of about the surest such die's size (within `plain_sizes_apart` times)."""
-    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] < 3:
-        raise ImageError("the dice networks need a colour image")
+    image = _colour(image)
     h, w = image.shape[:2]
     ratio = cfg.read_px_per_mm / cfg.detect_px_per_mm
     size = cfg.read_px
