@@ -34,7 +34,9 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -101,15 +103,20 @@ def show(name: str, m: dict) -> None:  # type: ignore[type-arg]
     print(f"  time per image: median {ms:.1f} ms ({ms / 33.3:.0%} of a frame at 30 fps)")
 
 
+def rolls(folder: Path) -> Iterator[tuple[dict[str, Any], BoardGeometry, np.ndarray]]:
+    """Each rendered roll of `folder`: its label, its board's geometry and its frame."""
+    for line in (folder / "labels.jsonl").read_text().splitlines():
+        entry = json.loads(line)
+        geo = BoardGeometry(load(folder / entry["calibration"]))
+        yield entry, geo, np.asarray(cv2.imread(str(folder / entry["path"])), np.uint8)
+
+
 def frame_verdicts(folder: Path) -> dict[str, float]:
     """The rolls judged as a video's frames are (`vision.frame.FrameReader.read_still`:
     dice and checkers read together, a die over a checker found on a checker): invalid
     rolls accepted and the share of valid rolls called back."""
     invalid = accepted = valid = called = 0
-    for line in (folder / "labels.jsonl").read_text().splitlines():
-        entry = json.loads(line)
-        geo = BoardGeometry(load(folder / entry["calibration"]))
-        frame = np.asarray(cv2.imread(str(folder / entry["path"])), np.uint8)
+    for entry, geo, frame in rolls(folder):
         dice = FrameReader(geo).read_still(frame).dice
         verdict = roll_verdict(list(dice), entry.get("roller"), True)
         if entry["reasons"]:
@@ -161,10 +168,7 @@ def steady_ms(cfg: DiceSettings, folder: Path) -> list[float]:
     before (`evaluate` meets a new one with every roll: the board's warp maps are made
     anew, about 2 ms)."""
     times = []
-    for line in (folder / "labels.jsonl").read_text().splitlines():
-        entry = json.loads(line)
-        geo = BoardGeometry(load(folder / entry["calibration"]))
-        frame = np.asarray(cv2.imread(str(folder / entry["path"])), np.uint8)
+    for _, geo, frame in rolls(folder):
         read_dice(cfg, frame, geo)
         start = time.perf_counter()
         read_dice(cfg, frame, geo)
