@@ -935,6 +935,25 @@ class BoardReader(Counting):
         one = split_colours(colour, self.s.colour_gap_min, centres)
         return ("white" if one.white[0] else "black"), float(one.sure[0])
 
+    def checkers(self, reading: BoardReading) -> list[tuple[float, float, str | None]]:
+        """Where each checker of a reading lies (board mm) and whose it is: the rings found
+        (`PlaceReading.circles`), and where a place holds more checkers than rings were
+        found (those the network counted, ones that lie on one of their colour's points),
+        the layout's places for its count (`stack_layout`) that no ring found lies over."""
+        out: list[tuple[float, float, str | None]] = []
+        places = {p.name: p for p in self.places}
+        for p in reading.places:
+            rings = [(c[0], c[1], p.color) for c in p.circles]
+            out += rings
+            if p.count <= len(rings):
+                continue
+            place = places[p.place]
+            for _, along in stack_layout(p.count, ROW):
+                y = place.origin_mm + place.sign * along * self.pitch_mm
+                if all(math.dist((place.x_mm, y), r[:2]) >= self.d_mm / 2 for r in rings):
+                    out.append((place.x_mm, y, p.color))
+        return out
+
     def slot_at(self, k: int, slot: int = 0) -> tuple[float, float]:
         """Where (board view px) the `slot`-th checker (0 the first) of a row along
         `self.places[k]` lies, the row touching its edge at this board's pitch."""

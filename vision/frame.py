@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -20,6 +21,7 @@ from vision.board import BoardReader
 from vision.board_settings import BoardSettings
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
+from vision.dicenet import around, square
 from vision.die import DieReading
 from vision.motion import MotionGate, MotionSettings
 from vision.reading import MOVING, BoardSeen, Reading
@@ -69,8 +71,13 @@ class FrameReader:
         """The dice and the checkers of a still frame, read in full."""
         dice = read_dice(self.dice, image, self.geo).dice
         found = self.board.read(image)
-        centres = [(c[0], c[1]) for p in found.places for c in p.circles]
-        dice = over_checkers(dice, centres, self.geo, self.board.d_mm / 2)
+        checkers = self.board.checkers(found)
+        radius = self.board.d_mm / 2
+        dice = checker_marks(self.dice, image, self.geo, dice, checkers, radius)
+        # On a checker: over a ring found only. A checker known by its place alone may be
+        # the die itself, counted by the board's network at a row's end.
+        rings = [(c[0], c[1]) for p in found.places for c in p.circles]
+        dice = over_checkers(dice, rings, self.geo, radius)
         places = tuple((p.place, float(p.confidence)) for p in found.places)
         board = BoardSeen(tuple(found.white), tuple(found.black), found.confidence, places)
         return Reading(tuple(dice), board)
@@ -99,4 +106,73 @@ def over_checkers(
     ]
 
 
-__all__ = ["FrameReader", "Reading", "over_checkers"]
+# The spots compared (`checker_marks`): squares this many mm wide, from a die's smallest
+# face to past its largest with its shadow, each matched within `BARE_SHIFT_MM` either way
+# (checkers lie a little off their places, and a checker counted but not ringed is known
+# by its place only), against the `BARE_PEERS` nearest bare checkers of its colour.
+BARE_SIZES_MM = (12.0, 16.0, 20.0, 26.0)
+BARE_SHIFT_MM = 4.0
+BARE_PEERS = 8
+BARE_PX_PER_MM = 2.0
+
+
+def _grey(image: Image, geo: BoardGeometry, x_mm: float, y_mm: float, mm: float) -> Image:
+    """The grey square `mm` wide round a board point, at `BARE_PX_PER_MM`."""
+    side = round(mm * BARE_PX_PER_MM)
+    view = square(image, geo, around(geo, x_mm, y_mm, BARE_PX_PER_MM, side))
+    return np.asarray(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), np.uint8)
+
+
+def _alike(spot: Image, window: Image) -> float:
+    """How alike the spot (a die's square, `BARE_SIZES_MM[-1]` wide) and the window round
+    a bare checker's same spot are: the best, over the shifts within `BARE_SHIFT_MM`, of
+    the worst correlation over the sizes (every size centred on the spot)."""
+    side, shift = spot.shape[0], (window.shape[0] - spot.shape[0]) // 2
+    worst = np.full((2 * shift + 1, 2 * shift + 1), np.inf, np.float32)
+    for mm in BARE_SIZES_MM:
+        n = round(mm * BARE_PX_PER_MM)
+        lo = (side - n) // 2
+        around_it = window[lo : lo + n + 2 * shift, lo : lo + n + 2 * shift]
+        match = cv2.matchTemplate(around_it, spot[lo : lo + n, lo : lo + n], cv2.TM_CCOEFF_NORMED)
+        worst = np.minimum(worst, match)
+    return float(worst.max())
+
+
+def checker_marks(
+    cfg: DiceSettings,
+    image: Image,
+    geo: BoardGeometry,
+    dice: list[DieReading],
+    checkers: list[tuple[float, float, str | None]],
+    radius: float,
+) -> list[DieReading]:
+    """The dice, less each one that is a mark of the checkers themselves: a die whose
+    centre lies over a checker (within `radius` mm of its centre) where the same spot of
+    a nearby checker of that colour that no die lies over looks the same at every size
+    (`_alike` at least `cfg.bare_alike`). A highlight, a logo or a number printed on the
+    checkers is there on every checker of a set, or several, at the same spot; a die lies
+    on one checker and hides that spot. The checkers compared are those of this very frame
+    (`BoardReader.checkers`), lit alike, so no board is learnt beforehand."""
+    if not dice or not checkers or cfg.bare_alike >= 1.0:
+        return dice
+    at = geo.px_to_mm([d.center_px for d in dice]).tolist()
+    bare = [c for c in checkers if all(math.dist(c[:2], a) >= radius for a in at)]
+    side = BARE_SIZES_MM[-1]
+    out = []
+    for d, (x, y) in zip(dice, at, strict=True):
+        under = min(checkers, key=lambda c: math.dist((x, y), c[:2]))
+        peers = sorted(
+            (c for c in bare if c[2] == under[2]), key=lambda c: math.dist(c[:2], under[:2])
+        )[:BARE_PEERS]
+        if math.dist((x, y), under[:2]) >= radius or not peers:
+            out.append(d)
+            continue
+        dx, dy = x - under[0], y - under[1]
+        spot = _grey(image, geo, x, y, side)
+        windows = (_grey(image, geo, c[0] + dx, c[1] + dy, side + 2 * BARE_SHIFT_MM) for c in peers)
+        if not any(_alike(spot, w) >= cfg.bare_alike for w in windows):  # the nearest first
+            out.append(d)
+    return out
+
+
+__all__ = ["FrameReader", "Reading", "checker_marks", "over_checkers"]

@@ -1,19 +1,25 @@
 """A still frame read whole (`vision.frame.FrameReader`): the dice judged with the
 checkers found, a die over a checker's centre on a checker whatever the dice reader's
-own verdict."""
+own verdict, and a mark that the checkers of a set all show at one spot no die."""
 
 from __future__ import annotations
+
+import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 import vision.dicenet
 from calibration.geometry import BoardGeometry
+from companion.rules import roll_verdict
 from sim import START, Die, Scene, render
+from sim.rolls import ROLL_KINDS, random_roll_scene
+from vision.board import BoardReader, BoardReading, PlaceReading
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
 from vision.die import DieReading
-from vision.frame import FrameReader, over_checkers
+from vision.frame import FrameReader, checker_marks, over_checkers
 
 
 def _geo() -> BoardGeometry:
@@ -63,3 +69,72 @@ def test_a_frame_marks_a_die_resting_on_a_checker_though_the_reader_calls_it_fla
     assert alone.value == 5 and not alone.on_checker
     (seen,) = FrameReader(geo, dice=cfg).read_still(r.image).dice
     assert seen.value == 5 and seen.on_checker
+
+
+def test_a_mark_at_one_spot_of_a_set_of_alike_checkers_is_no_die() -> None:
+    # The starting position with a real die resting on white's first checker.
+    first = render(Scene(white=START, black=START, image_size=(1920, 1080)))
+    x, y = first.labels["checkers"][0]["center_mm"]
+    on = Die(5, x, y, angle_deg=10, state="on_checker", style="red")
+    r = render(Scene(white=START, black=START, dice=(on,), image_size=(1920, 1080)))
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    board = BoardReader(geo)
+    found = board.read(r.image)
+    checkers = [(c[0], c[1], p.color) for p in found.places for c in p.circles]
+    radius = board.d_mm / 2
+    whites = [c for c in checkers if c[2] == "white" and np.hypot(c[0] - x, c[1] - y) > radius]
+    assert len(whites) >= 10
+    # A mark 5 mm off a bare white checker's centre: every white checker shows that spot.
+    spot = _die_at(geo, whites[3][0] + 4.0, whites[3][1] + 3.0)
+    real = _die_at(geo, x, y)  # the die resting on a checker: no bare checker shows it
+    beside = _die_at(geo, 270.0, 220.0)  # on the board between the checkers
+    cfg = DiceSettings()
+    out = checker_marks(cfg, r.image, geo, [spot, real, beside], checkers, radius)
+    assert out == [real, beside]
+    # Without another checker of its colour to compare with, a mark stands.
+    alone = [c for c in checkers if c[2] == "black"] + [whites[3]]
+    assert checker_marks(cfg, r.image, geo, [spot], alone, radius) == [spot]
+    # 1.0 turns the comparison off.
+    never = replace(cfg, bare_alike=1.0)
+    assert checker_marks(never, r.image, geo, [spot, real], checkers, radius) == [spot, real]
+
+
+def test_a_frame_drops_the_highlights_of_shiny_checkers_the_dice_reader_takes_for_dice() -> None:
+    # Roll 119 of the dice benchmark's wide rolls (seed 2026): red and black shiny checkers,
+    # a valid roll of two dice; the dice reader alone reads two highlights as cocked 1s.
+    rng = random.Random(2026)
+    for n in range(120):
+        scene, roller, reasons = random_roll_scene(
+            rng, ROLL_KINDS[n % len(ROLL_KINDS)], (1920, 1080), family="wide"
+        )
+    assert scene.style.name == "red-black" and reasons == []
+    r = render(scene)
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    truth = sorted(d.value for d in scene.dice)
+    alone = read_dice(DiceSettings(), r.image, geo).dice
+    assert len(alone) > len(truth)
+    assert not roll_verdict(alone, roller, True).valid  # a false reroll call
+    seen = list(FrameReader(geo).read_still(r.image).dice)
+    assert sorted(d.value for d in seen) == truth
+    assert roll_verdict(seen, roller, True).valid
+
+
+def test_the_checkers_of_a_reading_are_its_rings_and_the_places_of_those_only_counted() -> None:
+    board = BoardReader(_geo())
+    first = next(p for p in board.places if p.name == "1")
+    pitch = board.pitch_mm
+    ring = (first.x_mm + 1.0, first.origin_mm + first.sign * 0.5 * pitch, 0.9)
+    point = PlaceReading("1", "black", 3, 0.9, [ring])
+    empty = PlaceReading("2", None, 0, 1.0)
+    seen = BoardReading([0] * 26, [0] * 26, 0.9, [point, empty])
+    out = board.checkers(seen)
+    # the ring where it was found, then the layout's second and third places
+    assert out[0] == (ring[0], ring[1], "black")
+    assert [(round(x, 6), round(y, 6), c) for x, y, c in out[1:]] == [
+        (round(first.x_mm, 6), round(first.origin_mm + first.sign * k * pitch, 6), "black")
+        for k in (1.5, 2.5)
+    ]
+    ringed = PlaceReading("1", "black", 1, 0.9, [ring])
+    assert board.checkers(BoardReading([0] * 26, [0] * 26, 0.9, [ringed])) == out[:1]
