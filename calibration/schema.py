@@ -14,12 +14,17 @@ reads back (`Calibration.save` checks the document it writes).
 The optional `appearance` block is what `calibrate` learned of this board from a frame
 of the starting position (`vision.board_learn`): each side's checker colour, which of
 them is white's, the checkers' size and spacing, the two point colours and the
-surface's. Files without it stay valid; a block with a bad value is refused like any
-other key.
+surface's; and the spots where the dice reader saw a die on that frame away from every
+checker (`dice_marks`: a hinge, a print on the surface), each as the camera showed it,
+so that a frame's die there that still looks so is known for the board's own. Files
+without it (or without `dice_marks`) stay valid; a block with a bad value is refused like
+any other key.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import math
 from collections.abc import Sequence
@@ -58,6 +63,10 @@ LAB_L = (0.0, 100.0)
 LAB_AB = 128.0
 CHECKER_OF_POINT = (0.5, 1.0)  # a checker's diameter, and its step in a row
 COLOUR_GAP_MIN = 5.0  # Lab: two checker colours closer than this are one colour
+MARK_SIDE = (8, 256)  # a learned dice mark's square, px
+MARK_PX_PER_MM = (0.1, 20.0)  # ... and its scale
+MARKS_MAX = 64  # learned dice marks at most
+MARK_MARGIN_MM = 200.0  # a mark lies on the board or within this of its edge
 WHITE_IS = ("light", "dark")
 
 
@@ -91,6 +100,27 @@ class CheckerLook:
 
 
 @dataclass(frozen=True)
+class DiceMark:
+    """A spot where the dice reader saw a die on the starting position, away from every
+    checker: where (board mm) and what the camera showed round it (grey, `side` px square
+    at `px_per_mm`, rows top to bottom in the board's frame)."""
+
+    x_mm: float
+    y_mm: float
+    px_per_mm: float
+    side: int
+    grey: bytes  # side * side values
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "at_mm": [round(self.x_mm, 2), round(self.y_mm, 2)],
+            "px_per_mm": self.px_per_mm,
+            "side": self.side,
+            "grey": base64.b64encode(self.grey).decode("ascii"),
+        }
+
+
+@dataclass(frozen=True)
 class Appearance:
     """What this board looks like, learned once from the starting position."""
 
@@ -101,12 +131,14 @@ class Appearance:
     white_is: str = "light"  # which of the two sets is white's: "light" or "dark"
     diameter_of_point: float = 0.94  # a checker's diameter, of a point's width
     pitch_of_point: float = 0.94  # neighbours' step in a row, of a point's width
+    dice_marks: tuple[DiceMark, ...] = ()  # where a die was read on the starting position
 
     def to_json(self) -> dict[str, Any]:
         def lab(v: Lab) -> list[float]:
             return [round(c, 2) for c in v]
 
-        return {
+        marks = {"dice_marks": [m.to_json() for m in self.dice_marks]} if self.dice_marks else {}
+        return marks | {
             "white_is": self.white_is,
             "checkers": {
                 side: {"lab": lab(look.lab), "coloured_lab": lab(look.coloured_lab)}
@@ -229,7 +261,31 @@ def _appearance(block: Any) -> Appearance:
             _lab(_get(points, "even", f"{where}.points_lab"), f"{where}.points_lab.even"),
         ),
         surface_lab=_lab(_get(block, "surface_lab", where), f"{where}.surface_lab"),
+        dice_marks=_dice_marks(block.get("dice_marks"), f"{where}.dice_marks"),
     )
+
+
+def _dice_marks(value: Any, where: str) -> tuple[DiceMark, ...]:
+    """The learned dice marks, typed (their bounds: `check_appearance`); none if absent."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise CalibrationError(f"{where}: expected a list of marks")
+    out = []
+    for k, mark in enumerate(value):
+        at = f"{where}[{k}]"
+        x, y = _pair(_get(mark, "at_mm", at), f"{at}.at_mm")
+        side = _get(mark, "side", at)
+        if isinstance(side, bool) or not isinstance(side, int):
+            raise CalibrationError(f"{at}.side: expected a whole number, got {side!r}")
+        text = _get(mark, "grey", at)
+        try:
+            grey = base64.b64decode(text.encode("ascii"), validate=True)
+        except (AttributeError, UnicodeEncodeError, binascii.Error):
+            raise CalibrationError(f"{at}.grey: expected base64 text") from None
+        px = _number(_get(mark, "px_per_mm", at), f"{at}.px_per_mm")
+        out.append(DiceMark(x, y, px, side, grey))
+    return tuple(out)
 
 
 def from_json(doc: Any) -> Calibration:
@@ -433,6 +489,27 @@ def check_appearance(look: Appearance, name: str = "appearance") -> None:
             f"{name}.checkers: white's and black's colours are the same "
             f"(less than {COLOUR_GAP_MIN:g} apart in Lab)"
         )
+    if len(look.dice_marks) > MARKS_MAX:
+        raise CalibrationError(
+            f"{name}.dice_marks: {len(look.dice_marks)} marks, more than {MARKS_MAX}"
+        )
+    for k, mark in enumerate(look.dice_marks):
+        at = f"{name}.dice_marks[{k}]"
+        if not MARK_SIDE[0] <= mark.side <= MARK_SIDE[1]:
+            raise CalibrationError(
+                f"{at}.side: {mark.side} px is not a spot's side ({MARK_SIDE[0]}-{MARK_SIDE[1]})"
+            )
+        if len(mark.grey) != mark.side * mark.side:
+            raise CalibrationError(
+                f"{at}.grey: {len(mark.grey)} values, not {mark.side} x {mark.side}"
+            )
+        if not (
+            _finite(mark.px_per_mm) and MARK_PX_PER_MM[0] <= mark.px_per_mm <= MARK_PX_PER_MM[1]
+        ):
+            raise CalibrationError(
+                f"{at}.px_per_mm: {mark.px_per_mm} is not a scale ({MARK_PX_PER_MM[0]:g}-"
+                f"{MARK_PX_PER_MM[1]:g} px a mm)"
+            )
     white_l, black_l = look.white.lab[0], look.black.lab[0]
     if (white_l < black_l) if look.white_is == "light" else (white_l > black_l):
         raise CalibrationError(
@@ -479,3 +556,13 @@ def validate(cal: Calibration) -> None:
         check_camera(cal.camera, cal.image_size)
     if cal.appearance is not None:
         check_appearance(cal.appearance)
+        for k, mark in enumerate(cal.appearance.dice_marks):
+            inside = all(
+                -MARK_MARGIN_MM <= v <= size + MARK_MARGIN_MM
+                for v, size in ((mark.x_mm, cal.width_mm), (mark.y_mm, cal.height_mm))
+            )
+            if not inside:
+                raise CalibrationError(
+                    f"appearance.dice_marks[{k}].at_mm: ({mark.x_mm:g}, {mark.y_mm:g}) lies "
+                    f"off the board (more than {MARK_MARGIN_MM:g} mm beyond its edge)"
+                )

@@ -6,8 +6,11 @@ read with the checker reader as it stands (its own colours and size); if it read
 starting position, the checkers found on white's four points are white's and those on
 black's four are black's, whatever their lightness, and their colours, their size (the
 reader's own measure of this board's pitch), the two point colours and the surface's
-make the calibration's `appearance` block. A frame that is not the starting position
-gives no block: nothing is guessed.
+make the calibration's `appearance` block. So do the spots where the dice reader reads a
+die on that frame away from every checker (`dice_marks`): there are no dice on a board
+set up to start, so each is the board's own (a hinge, a print on the surface), and a
+frame's die there that still looks so is none (`vision.frame.board_marks`). A frame that
+is not the starting position gives no block: nothing is guessed.
 
 Which set is white's: the lighter, unless told otherwise (`white_is="dark"`): the
 orientation is then taken from the darker set's seat (`calibration.orient`), and the
@@ -16,17 +19,21 @@ reader, reading by lightness, sees the starting position with its colours swappe
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
-from calibration.schema import Appearance, Calibration, CheckerLook, Lab
+from calibration.schema import MARKS_MAX, Appearance, Calibration, CheckerLook, DiceMark, Lab
 from vision.board import BoardReader, BoardReading
 from vision.board_colours import LabView
 from vision.board_layout import ROW
 from vision.board_settings import BoardSettings
+from vision.dice import read_dice
+from vision.dice_settings import DiceSettings
+from vision.spots import BARE_PX_PER_MM, BARE_SIZES_MM, grey
 
 START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 # The starting position as a reader that takes the lighter set for white's sees it when
@@ -84,9 +91,11 @@ def learn_appearance(
     cal: Calibration,
     white_is: str = "light",
     settings: BoardSettings | None = None,
+    dice: DiceSettings | None = None,
 ) -> Appearance:
     """This board's look from a frame of the starting position under `cal` (whose own
-    appearance block, if any, is not used); NotStartingPosition if it does not show it."""
+    appearance block, if any, is not used); NotStartingPosition if it does not show it.
+    `dice`: the dice reader's settings, for the dice marks."""
     if white_is not in ("light", "dark"):
         raise ValueError(f"white_is: expected 'light' or 'dark', got {white_is!r}")
     geo = BoardGeometry(replace(cal, appearance=None))
@@ -123,7 +132,28 @@ def learn_appearance(
         white_is=white_is,
         diameter_of_point=round(reader.d_mm / pw, 4),
         pitch_of_point=round(max(reader.pitch_mm, reader.d_mm) / pw, 4),
+        dice_marks=_dice_marks(image, reader, reading, dice or DiceSettings()),
     )
+
+
+def _dice_marks(
+    image: NDArray[np.uint8], reader: BoardReader, reading: BoardReading, cfg: DiceSettings
+) -> tuple[DiceMark, ...]:
+    """Each die the dice reader reads on the starting position whose centre lies over no
+    checker (those are judged on every frame against the other checkers,
+    `vision.frame.checker_marks`), the surest first, with the spot round it."""
+    geo = reader.geo
+    dice = sorted(read_dice(cfg, image, geo).dice, key=lambda d: -d.confidence)
+    if not dice:
+        return ()
+    checkers = [c[:2] for c in reader.checkers(reading)]
+    out = []
+    for x, y in geo.px_to_mm([d.center_px for d in dice]).tolist():
+        if any(math.dist((x, y), c) < reader.d_mm / 2 for c in checkers):
+            continue
+        spot = grey(image, geo, x, y, BARE_SIZES_MM[-1])
+        out.append(DiceMark(x, y, BARE_PX_PER_MM, spot.shape[0], spot.tobytes()))
+    return tuple(out[:MARKS_MAX])
 
 
 def _sample(

@@ -10,6 +10,7 @@ thread, `companion.session`), `check` and `reading` are its two halves.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 
 import cv2
@@ -17,14 +18,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
+from calibration.schema import DiceMark
 from vision.board import BoardReader
 from vision.board_settings import BoardSettings
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
-from vision.dicenet import around, square
 from vision.die import DieReading
 from vision.motion import MotionGate, MotionSettings
 from vision.reading import MOVING, BoardSeen, Reading
+from vision.spots import BARE_PEERS, BARE_PX_PER_MM, BARE_SHIFT_MM, BARE_SIZES_MM, alike, grey
 
 Image = NDArray[np.uint8]
 
@@ -45,6 +47,8 @@ class FrameReader:
         self.board = BoardReader(geo, board)
         self.gate = MotionGate(motion)
         self.last: Reading | None = None  # the last still frame read in full
+        look = geo.cal.appearance
+        self.marks = learned_marks(look.dice_marks) if look is not None else []
 
     def read(self, image: Image) -> Reading:
         """One frame, in turn: checked for motion, then read if it changed."""
@@ -70,6 +74,7 @@ class FrameReader:
     def read_still(self, image: Image) -> Reading:
         """The dice and the checkers of a still frame, read in full."""
         dice = read_dice(self.dice, image, self.geo).dice
+        dice = board_marks(self.dice, image, self.geo, dice, self.marks)
         found = self.board.read(image)
         checkers = self.board.checkers(found)
         radius = self.board.d_mm / 2
@@ -106,36 +111,47 @@ def over_checkers(
     ]
 
 
-# The spots compared (`checker_marks`): squares this many mm wide, from a die's smallest
-# face to past its largest with its shadow, each matched within `BARE_SHIFT_MM` either way
-# (checkers lie a little off their places, and a checker counted but not ringed is known
-# by its place only), against the `BARE_PEERS` nearest bare checkers of its colour.
-BARE_SIZES_MM = (12.0, 16.0, 20.0, 26.0)
-BARE_SHIFT_MM = 4.0
-BARE_PEERS = 8
-BARE_PX_PER_MM = 2.0
+def learned_marks(marks: Sequence[DiceMark]) -> list[tuple[float, float, Image]]:
+    """The dice marks learned at calibration (`Appearance.dice_marks`) as spots to compare
+    (`vision.spots`): each scaled to `BARE_PX_PER_MM` and cut or padded to its side."""
+    side = round(BARE_SIZES_MM[-1] * BARE_PX_PER_MM)
+    out = []
+    for m in marks:
+        spot = np.frombuffer(m.grey, np.uint8).reshape(m.side, m.side)
+        if m.px_per_mm != BARE_PX_PER_MM:
+            n = max(1, round(m.side * BARE_PX_PER_MM / m.px_per_mm))
+            spot = np.asarray(cv2.resize(spot, (n, n), interpolation=cv2.INTER_AREA), np.uint8)
+        if spot.shape[0] < side:  # a smaller spot: the rest edge-padded
+            lo = (side - spot.shape[0]) // 2
+            spot = np.pad(spot, (lo, side - spot.shape[0] - lo), mode="edge")
+        lo = (spot.shape[0] - side) // 2
+        out.append((m.x_mm, m.y_mm, np.ascontiguousarray(spot[lo : lo + side, lo : lo + side])))
+    return out
 
 
-def _grey(image: Image, geo: BoardGeometry, x_mm: float, y_mm: float, mm: float) -> Image:
-    """The grey square `mm` wide round a board point, at `BARE_PX_PER_MM`."""
-    side = round(mm * BARE_PX_PER_MM)
-    view = square(image, geo, around(geo, x_mm, y_mm, BARE_PX_PER_MM, side))
-    return np.asarray(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), np.uint8)
-
-
-def _alike(spot: Image, window: Image) -> float:
-    """How alike the spot (a die's square, `BARE_SIZES_MM[-1]` wide) and the window round
-    a bare checker's same spot are: the best, over the shifts within `BARE_SHIFT_MM`, of
-    the worst correlation over the sizes (every size centred on the spot)."""
-    side, shift = spot.shape[0], (window.shape[0] - spot.shape[0]) // 2
-    worst = np.full((2 * shift + 1, 2 * shift + 1), np.inf, np.float32)
-    for mm in BARE_SIZES_MM:
-        n = round(mm * BARE_PX_PER_MM)
-        lo = (side - n) // 2
-        around_it = window[lo : lo + n + 2 * shift, lo : lo + n + 2 * shift]
-        match = cv2.matchTemplate(around_it, spot[lo : lo + n, lo : lo + n], cv2.TM_CCOEFF_NORMED)
-        worst = np.minimum(worst, match)
-    return float(worst.max())
+def board_marks(
+    cfg: DiceSettings,
+    image: Image,
+    geo: BoardGeometry,
+    dice: list[DieReading],
+    marks: list[tuple[float, float, Image]],
+) -> list[DieReading]:
+    """The dice, less each one read within `cfg.apart_mm` of a spot where the dice reader
+    read a die on the starting position (`learned_marks`: a hinge, a print on the board)
+    that still looks as it did then (`alike` at least `cfg.bare_alike`). A die thrown onto
+    that spot hides it, and stands."""
+    if not dice or not marks or cfg.bare_alike >= 1.0:
+        return dice
+    at = geo.px_to_mm([d.center_px for d in dice]).tolist()
+    wide = BARE_SIZES_MM[-1] + 2 * BARE_SHIFT_MM
+    out = []
+    for d, (x, y) in zip(dice, at, strict=True):
+        near = [m for m in marks if math.dist((x, y), m[:2]) < cfg.apart_mm]
+        if not any(
+            alike(s, grey(image, geo, mx, my, wide)) >= cfg.bare_alike for mx, my, s in near
+        ):
+            out.append(d)
+    return out
 
 
 def checker_marks(
@@ -168,11 +184,12 @@ def checker_marks(
             out.append(d)
             continue
         dx, dy = x - under[0], y - under[1]
-        spot = _grey(image, geo, x, y, side)
-        windows = (_grey(image, geo, c[0] + dx, c[1] + dy, side + 2 * BARE_SHIFT_MM) for c in peers)
-        if not any(_alike(spot, w) >= cfg.bare_alike for w in windows):  # the nearest first
+        spot = grey(image, geo, x, y, side)
+        windows = (grey(image, geo, c[0] + dx, c[1] + dy, side + 2 * BARE_SHIFT_MM) for c in peers)
+        if not any(alike(spot, w) >= cfg.bare_alike for w in windows):  # the nearest first
             out.append(d)
     return out
 
 
-__all__ = ["FrameReader", "Reading", "checker_marks", "over_checkers"]
+__all__ = ["FrameReader", "Reading", "board_marks", "checker_marks", "learned_marks"]
+__all__ += ["over_checkers"]

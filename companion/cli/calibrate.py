@@ -330,6 +330,14 @@ def _learn(image: np.ndarray, cal: Calibration, white_is: str, stdout: TextIO) -
         f"{look.diameter_of_point:.2f} of a point wide",
         file=stdout,
     )
+    if look.dice_marks:
+        at = ", ".join(f"({m.x_mm:.0f}, {m.y_mm:.0f})" for m in look.dice_marks)
+        print(
+            f"the dice reader reads {len(look.dice_marks)} die-like mark(s) of the board itself "
+            f"at {at} mm (a hinge, a print): a die read there that still looks so is not "
+            "taken for one. Calibrate with no dice on the board, or one is learned too.",
+            file=stdout,
+        )
     return replace(cal, appearance=look)
 
 

@@ -4,6 +4,7 @@ appearance block written, white's set named by --white-is, and the reader using 
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import numpy as np
 
 from calibration.schema import load
 from sim import START, STYLES, CameraPose, Scene, render
+from sim.rolls import ROLL_KINDS, random_roll_scene
 from tests.test_cli import run
 
 # A later position, not symmetric: read with the colours swapped it is another one.
@@ -61,6 +63,29 @@ def test_calibrating_the_starting_position_writes_the_block(tmp_path: Path) -> N
     assert look.white.lab[0] > look.black.lab[0] + 15  # red over black
     assert look.white.lab[1] > 30 and abs(look.black.lab[1]) < 10  # red is red, black grey
     assert 0.85 <= look.diameter_of_point <= look.pitch_of_point <= 1.0
+    assert look.dice_marks == () and "die-like mark" not in stdout  # nothing read as a die
+
+
+def test_a_die_like_mark_of_the_board_is_learned_and_said(tmp_path: Path) -> None:
+    # The dice benchmark's wide roll 118 (seed 2026) without its dice: a hinged bar whose
+    # hinge the dice reader reads as a die.
+    rng = random.Random(2026)
+    for k in range(119):
+        scene, _, _ = random_roll_scene(rng, ROLL_KINDS[k % len(ROLL_KINDS)], family="wide")
+    scene = replace(scene, dice=())
+    image, corners = frame(tmp_path, scene, "start.png")
+    out = tmp_path / "cal.json"
+    size = ("--width-mm", str(scene.width_mm), "--height-mm", str(scene.height_mm))
+    bar = ("--bar-mm", str(scene.bar_width_mm), "--white-home", scene.white_home)
+    at = ",".join(f"{v:.3f}" for v in corners.ravel())
+    result = run("calibrate", str(image), "--corners", at, "-o", str(out), *size, *bar, timeout=120)
+    assert result.returncode == 0, result.stderr
+    look = load(out).appearance
+    assert look is not None
+    (mark,) = look.dice_marks
+    assert abs(mark.x_mm - scene.width_mm / 2) < scene.bar_width_mm / 2  # the bar's hinge
+    said = f"1 die-like mark(s) of the board itself at ({mark.x_mm:.0f}, {mark.y_mm:.0f}) mm"
+    assert said in result.stdout
 
 
 def test_white_is_dark_names_the_darker_set_and_the_reader_follows_it(tmp_path: Path) -> None:

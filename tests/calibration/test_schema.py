@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 from pathlib import Path
@@ -197,6 +198,56 @@ def test_the_appearance_block_reads_and_round_trips(tmp_path: Path) -> None:
     cal.save(path)
     assert load(path) == cal
     assert json.loads(path.read_text())["appearance"] == LOOK
+
+
+GREY = base64.b64encode(bytes(range(64))).decode("ascii")  # an 8 x 8 spot
+MARK: dict[str, Any] = {"at_mm": [262.5, 351.0], "px_per_mm": 2.0, "side": 8, "grey": GREY}
+
+
+def with_mark(**changes: Any) -> dict[str, Any]:
+    """GOOD with the LOOK block and one dice mark, changed (keys of the mark)."""
+    mark = copy.deepcopy(MARK)
+    _edit(mark, changes)
+    return with_look(dice_marks=[mark])
+
+
+def test_learned_dice_marks_read_and_round_trip(tmp_path: Path) -> None:
+    cal = from_json(with_mark())
+    assert cal.appearance is not None
+    (mark,) = cal.appearance.dice_marks
+    assert (mark.x_mm, mark.y_mm, mark.px_per_mm, mark.side) == (262.5, 351.0, 2.0, 8)
+    assert mark.grey == bytes(range(64))
+    path = tmp_path / "cal.json"
+    cal.save(path)
+    assert load(path) == cal
+    assert json.loads(path.read_text())["appearance"] == {**LOOK, "dice_marks": [MARK]}
+    # a block without marks writes none
+    assert "dice_marks" not in from_json(with_look()).to_json()["appearance"]
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        (with_look(dice_marks={"a": 1}), "appearance.dice_marks: expected a list of marks"),
+        (with_mark(at_mm=[1.0]), "appearance.dice_marks[0].at_mm: expected [x, y]"),
+        (with_mark(side=KeyError), "appearance.dice_marks[0]: missing key 'side'"),
+        (with_mark(side=8.5), "appearance.dice_marks[0].side: expected a whole number"),
+        (with_mark(side=4), "appearance.dice_marks[0].side: 4 px is not a spot's side"),
+        (with_mark(side=9), "appearance.dice_marks[0].grey: 64 values, not 9 x 9"),
+        (with_mark(grey="not base64!"), "appearance.dice_marks[0].grey: expected base64 text"),
+        (with_mark(grey=17), "appearance.dice_marks[0].grey: expected base64 text"),
+        (with_mark(px_per_mm=0.0), "appearance.dice_marks[0].px_per_mm: 0.0 is not a scale"),
+        (
+            with_mark(at_mm=[262.5, 9000.0]),
+            "appearance.dice_marks[0].at_mm: (262.5, 9000) lies off the board",
+        ),
+        (with_look(dice_marks=[MARK] * 65), "appearance.dice_marks: 65 marks, more than 64"),
+    ],
+)
+def test_a_bad_dice_mark_gets_a_one_line_reason_naming_the_key(doc: Any, message: str) -> None:
+    with pytest.raises(CalibrationError) as e:
+        from_json(doc)
+    assert message in str(e.value) and "\n" not in str(e.value)
 
 
 def test_a_file_without_the_block_or_with_it_null_stays_valid_and_writes_none() -> None:

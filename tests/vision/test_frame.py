@@ -12,14 +12,16 @@ import pytest
 
 import vision.dicenet
 from calibration.geometry import BoardGeometry
+from calibration.schema import DiceMark
 from companion.rules import roll_verdict
 from sim import START, Die, Scene, render
 from sim.rolls import ROLL_KINDS, random_roll_scene
 from vision.board import BoardReader, BoardReading, PlaceReading
+from vision.board_learn import learn_appearance
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
 from vision.die import DieReading
-from vision.frame import FrameReader, checker_marks, over_checkers
+from vision.frame import FrameReader, checker_marks, learned_marks, over_checkers
 
 
 def _geo() -> BoardGeometry:
@@ -100,14 +102,20 @@ def test_a_mark_at_one_spot_of_a_set_of_alike_checkers_is_no_die() -> None:
     assert checker_marks(never, r.image, geo, [spot, real], checkers, radius) == [spot, real]
 
 
-def test_a_frame_drops_the_highlights_of_shiny_checkers_the_dice_reader_takes_for_dice() -> None:
-    # Roll 119 of the dice benchmark's wide rolls (seed 2026): red and black shiny checkers,
-    # a valid roll of two dice; the dice reader alone reads two highlights as cocked 1s.
+def _wide_roll(n: int) -> tuple[Scene, str, list[str]]:
+    """Roll `n` of the dice benchmark's wide rolls (seed 2026): its scene, roller, reasons."""
     rng = random.Random(2026)
-    for n in range(120):
+    for k in range(n + 1):
         scene, roller, reasons = random_roll_scene(
-            rng, ROLL_KINDS[n % len(ROLL_KINDS)], (1920, 1080), family="wide"
+            rng, ROLL_KINDS[k % len(ROLL_KINDS)], (1920, 1080), family="wide"
         )
+    return scene, roller, reasons
+
+
+def test_a_frame_drops_the_highlights_of_shiny_checkers_the_dice_reader_takes_for_dice() -> None:
+    # Red and black shiny checkers, a valid roll of two dice; the dice reader alone reads
+    # two highlights as cocked 1s.
+    scene, roller, reasons = _wide_roll(119)
     assert scene.style.name == "red-black" and reasons == []
     r = render(scene)
     assert r.calibration is not None
@@ -138,3 +146,37 @@ def test_the_checkers_of_a_reading_are_its_rings_and_the_places_of_those_only_co
     ]
     ringed = PlaceReading("1", "black", 1, 0.9, [ring])
     assert board.checkers(BoardReading([0] * 26, [0] * 26, 0.9, [ringed])) == out[:1]
+
+
+def test_a_die_read_where_the_starting_position_showed_one_is_the_boards_own_mark() -> None:
+    # A hinged bar, a valid roll of two dice; the dice reader reads a hinge as a third die.
+    scene, roller, reasons = _wide_roll(118)
+    assert scene.style.name == "ivory-brown" and reasons == []
+    truth = sorted(d.value for d in scene.dice)
+    r = render(scene)
+    start = render(replace(scene, dice=()))  # the board set up, before the dice: calibrate
+    assert r.calibration is not None
+    plain = list(FrameReader(BoardGeometry(r.calibration)).read_still(r.image).dice)
+    assert len(plain) == 3 and not roll_verdict(plain, roller, True).valid
+    look = learn_appearance(start.image, r.calibration)
+    (mark,) = look.dice_marks
+    assert abs(mark.x_mm - scene.width_mm / 2) < scene.bar_width_mm / 2  # on the bar
+    learnt = BoardGeometry(replace(r.calibration, appearance=look))
+    seen = list(FrameReader(learnt).read_still(r.image).dice)
+    assert sorted(d.value for d in seen) == truth and roll_verdict(seen, roller, True).valid
+    # A die thrown onto that spot hides it: it stands (on the bar, so a reroll is called).
+    onto = Die(2, mark.x_mm, mark.y_mm, angle_deg=15, style=scene.dice[0].style)
+    thrown = render(replace(scene, dice=(*scene.dice, onto)))
+    seen = list(FrameReader(learnt).read_still(thrown.image).dice)
+    assert sorted(d.value for d in seen) == sorted([*truth, 2])
+    assert roll_verdict(seen, roller, True).reasons
+
+
+def test_learned_marks_are_scaled_to_the_spots_compared() -> None:
+    spot = np.arange(26 * 26, dtype=np.uint8).reshape(26, 26)
+    half = DiceMark(1.0, 2.0, 1.0, 26, spot.tobytes())  # 26 mm at 1 px a mm
+    same = DiceMark(3.0, 4.0, 2.0, 52, np.kron(spot, np.ones((2, 2), np.uint8)).tobytes())
+    (a, b) = learned_marks([half, same])
+    assert a[:2] == (1.0, 2.0) and b[:2] == (3.0, 4.0)
+    assert a[2].shape == b[2].shape == (52, 52)
+    assert np.abs(a[2].astype(int) - b[2].astype(int)).mean() < 3
