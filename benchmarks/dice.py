@@ -14,8 +14,13 @@
   (checkers with logos, numbers, raised rims, marbling and highlights; light from any
   side), and prints the figures again over the rolls of the styles the dice networks'
   training never drew (`vision.board_net.HELD_OUT_WIDE`): the leave-out figure.
-- The same rolls judged as a video's frames are (`vision.frame.FrameReader`): the
-  checkers read too, a die whose centre lies over a checker found on a checker.
+- The same rolls read and judged as a video's frames are (`vision.frame.FrameReader`):
+  the checkers read too, a die whose centre lies over a checker found on a checker, a
+  mark that bare checkers of its colour show at the same spot no die.
+- And so again with each board learnt as `calibrate` learns it from the starting position
+  (`vision.board_learn`; from the roll's frame before the dice, the rolls being thrown on
+  the starting position): a die read where that frame showed a die-like mark of the board
+  (a hinge, a print) that still looks so is none.
 - Time: the median per image on one core, and its share of the 33 ms frame interval at
   30 fps; and the motion stage's (`vision.motion.MotionGate`, which tells moving frames
   from still ones and runs on every frame of a video) over the same rolls, each seen
@@ -35,6 +40,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -52,9 +58,12 @@ from calibration.geometry import BoardGeometry
 from calibration.schema import load
 from companion.rules import REASONS, roll_verdict
 from sim import write_roll_set
+from vision.board_learn import NotStartingPosition, learn_appearance
 from vision.board_net import HELD_OUT_WIDE
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
+from vision.die import DieReading
+from vision.evaluate import dice_alone as read_alone
 from vision.evaluate import evaluate
 from vision.frame import FrameReader
 from vision.motion import MotionGate
@@ -71,7 +80,23 @@ FLOORS = [
     Floor("rendered: dice right", "rendered/accuracy", at_least=1.0),
     Floor("rendered: invalid rolls accepted", "rendered/invalid_rolls_accepted", at_most=1),
     Floor("rendered: false reroll rate", "rendered/false_reroll_rate", at_most=0.005),
-    # Set 2026-11-29 with the checkers read too (`vision.frame.over_checkers`).
+    # Set 2026-11-29 with the checkers read too (`vision.frame.over_checkers`); the dice
+    # right and phantom dice so with the checkers' own marks no dice (`checker_marks`).
+    Floor("rendered, with the checkers: dice right", "rendered/frame_accuracy", at_least=1.0),
+    Floor("rendered, with the checkers: phantom dice", "rendered/frame_extra_dice", at_most=0),
+    # ... and each board learnt by `calibrate` from its starting position (2026-11-29).
+    Floor("rendered, boards learnt: dice right", "rendered/learnt_accuracy", at_least=1.0),
+    Floor("rendered, boards learnt: phantom dice", "rendered/learnt_extra_dice", at_most=0),
+    Floor(
+        "rendered, boards learnt: invalid rolls accepted",
+        "rendered/learnt_invalid_rolls_accepted",
+        at_most=1,
+    ),
+    Floor(
+        "rendered, boards learnt: false reroll rate",
+        "rendered/learnt_false_reroll_rate",
+        at_most=0.005,
+    ),
     Floor(
         "rendered, with the checkers: invalid rolls accepted",
         "rendered/frame_invalid_rolls_accepted",
@@ -85,7 +110,7 @@ FLOORS = [
 ]
 
 
-def show(name: str, m: dict) -> None:  # type: ignore[type-arg]
+def show(name: str, m: dict, timed: bool = True) -> None:  # type: ignore[type-arg]
     print(f"{name}: {m['images']} images, {m['dice']} dice")
     print(
         f"  dice right {m['accuracy']:.2%} (wrong {m['wrong']}, of which high-confidence "
@@ -100,7 +125,8 @@ def show(name: str, m: dict) -> None:  # type: ignore[type-arg]
         for reason, c in m["reroll_calls"].items():
             print(f"    {reason:14s} precision {c['precision']}  recall {c['recall']}")
     ms = m["median_ms"]
-    print(f"  time per image: median {ms:.1f} ms ({ms / 33.3:.0%} of a frame at 30 fps)")
+    if timed:  # (a frame read by a FrameReader made for its roll: its new board's time too)
+        print(f"  time per image: median {ms:.1f} ms ({ms / 33.3:.0%} of a frame at 30 fps)")
 
 
 def rolls(folder: Path) -> Iterator[tuple[dict[str, Any], BoardGeometry, np.ndarray]]:
@@ -111,21 +137,12 @@ def rolls(folder: Path) -> Iterator[tuple[dict[str, Any], BoardGeometry, np.ndar
         yield entry, geo, np.asarray(cv2.imread(str(folder / entry["path"])), np.uint8)
 
 
-def frame_verdicts(folder: Path) -> dict[str, float]:
-    """The rolls judged as a video's frames are (`vision.frame.FrameReader.read_still`:
-    dice and checkers read together, a die over a checker found on a checker): invalid
-    rolls accepted and the share of valid rolls called back."""
-    invalid = accepted = valid = called = 0
-    for entry, geo, frame in rolls(folder):
-        dice = FrameReader(geo).read_still(frame).dice
-        verdict = roll_verdict(list(dice), entry.get("roller"), True)
-        if entry["reasons"]:
-            invalid += 1
-            accepted += verdict.valid
-        else:
-            valid += 1
-            called += not verdict.valid
-    return {"invalid_rolls_accepted": accepted, "false_reroll_rate": called / max(valid, 1)}
+def frame_dice(cfg: DiceSettings, image: np.ndarray, geo: BoardGeometry | None) -> list[DieReading]:
+    """A roll's dice read as a video's frame is (`vision.frame.FrameReader.read_still`: the
+    checkers read too, a die over a checker found on a checker, the checkers' own marks no
+    dice)."""
+    assert geo is not None, "rendered rolls are calibrated"
+    return list(FrameReader(geo, dice=cfg).read_still(image).dice)
 
 
 def motion_ms(folder: Path) -> list[float]:
@@ -136,11 +153,35 @@ def motion_ms(folder: Path) -> list[float]:
     for line in (folder / "labels.jsonl").read_text().splitlines():
         entry = json.loads(line)
         for name in (entry["background"], entry["path"]):
-            frame = cv2.imread(str(folder / name))
+            frame = np.asarray(cv2.imread(str(folder / name)), np.uint8)
             start = time.perf_counter()
             gate.check(frame)
             times.append((time.perf_counter() - start) * 1000)
     return times
+
+
+def learnt_rolls(folder: Path) -> tuple[Path, int]:
+    """The rolls of `folder` (a subfolder) with each board learnt as `calibrate` learns it
+    from the starting position (`vision.board_learn`), from the roll's frame before the
+    dice were thrown (its `background`: the rolls are thrown on the starting position);
+    and how many boards were not learnt (their frame not read as the starting position,
+    their calibration kept as it was)."""
+    out = folder / "learnt"
+    out.mkdir()
+    lines, missed = [], 0
+    for entry, _, _ in rolls(folder):
+        cal = load(folder / entry["calibration"])
+        start = np.asarray(cv2.imread(str(folder / entry["background"])), np.uint8)
+        try:
+            cal = replace(cal, appearance=learn_appearance(start, cal))
+        except NotStartingPosition:
+            missed += 1
+        cal.save(out / entry["calibration"])
+        for key in ("path", "background"):
+            entry[key] = f"../{entry[key]}"
+        lines.append(json.dumps(entry))
+    (out / "labels.jsonl").write_text("\n".join(lines) + "\n")
+    return out, missed
 
 
 def held_out_rolls(folder: Path) -> Path | None:
@@ -220,21 +261,36 @@ def main() -> int:
             f"rendered/{k}": rendered[k]
             for k in ("accuracy", "invalid_rolls_accepted", "false_reroll_rate")
         }
-        frame = frame_verdicts(Path(tmp))
-        print(
-            f"  judged with the checkers read too, as a video's frames are (a die over a "
-            f"checker found is on a checker): invalid rolls accepted "
-            f"{frame['invalid_rolls_accepted']}, false reroll rate {frame['false_reroll_rate']:.1%}"
+        frame = evaluate(cfg, tmp, roll_verdict, REASONS, frame_dice).to_json()
+        show("  the same read as a video's frames are, with the checkers", frame, timed=False)
+        figures |= {
+            f"rendered/frame_{k}": frame[k]
+            for k in ("accuracy", "extra_dice", "invalid_rolls_accepted", "false_reroll_rate")
+        }
+        learnt, missed = learnt_rolls(Path(tmp))
+        learnt_m = evaluate(cfg, learnt, roll_verdict, REASONS, frame_dice).to_json()
+        show(
+            f"  the same, each board learnt by `calibrate` from its starting position (the frame "
+            f"before the dice; {missed} not learnt)",
+            learnt_m,
+            timed=False,
         )
-        figures |= {f"rendered/frame_{k}": v for k, v in frame.items()}
+        figures |= {
+            f"rendered/learnt_{k}": learnt_m[k]
+            for k in ("accuracy", "extra_dice", "invalid_rolls_accepted", "false_reroll_rate")
+        }
         if args.styles == "wide":
-            held = held_out_rolls(Path(tmp))
-            if held is not None:
-                show(
-                    f"  of them the styles left out of the dice networks' training "
-                    f"({', '.join(HELD_OUT_WIDE)})",
-                    evaluate(cfg, held, roll_verdict, REASONS).to_json(),
-                )
+            left_out = ", ".join(HELD_OUT_WIDE)
+            left_out = f"the styles left out of the dice networks' training ({left_out})"
+            held, held_learnt = held_out_rolls(Path(tmp)), held_out_rolls(learnt)
+            for name, sets, reader in (
+                ("", held, read_alone),
+                (", read as frames", held, frame_dice),
+                (", read as frames, each board learnt", held_learnt, frame_dice),
+            ):
+                if sets is not None:
+                    m = evaluate(cfg, sets, roll_verdict, REASONS, reader).to_json()
+                    show(f"  of them {left_out}{name}", m, timed=reader is read_alone)
         ms = float(np.median(steady_ms(cfg, Path(tmp))))
         print(
             f"a frame of a board whose calibration was met before (a camera's): median "

@@ -13,7 +13,9 @@ Measured:
   boards exact, places (24 points and the bar) right, wrong places flagged;
 - dice (`vision.dice.read_dice` with that calibration, no roller): labelled dice found
   and read right, phantom dice (found where no die and no cube lies), the doubling cube
-  read as a die;
+  read as a die; and the same read as `referee` and `run` read a camera's frame
+  (`vision.frame.FrameReader`: the checkers read too, a die over one on a checker, the
+  checkers' own marks no dice);
 - corners (`calibration.detect.find_board`, as `calibrate` finds them): photos whose
   four corners all lie within 1% of the board's width of the labelled ones (the
   corners compared as a set: the order is `calibration.orient`'s job);
@@ -53,6 +55,7 @@ from calibration.geometry import BoardGeometry
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
 from vision.evaluate import board_labels, evaluate, evaluate_board, label_calibration
+from vision.frame import FrameReader
 
 MOSAIC = "plain_mosaic"  # the folder of the first plain folder's photos tiled (--mosaic)
 # Floors (benchmarks/benchkit.py), each named "folder/figure" and checked when that labelled
@@ -72,6 +75,11 @@ FLOORS = [
     Floor("cube read as a die", "board_real_dev/cube_as_die", at_most=0),
     Floor("flat dice read cocked or on a checker", "board_real_dev/dice_state_wrong", at_most=2),
     Floor("automatic corners within 1%", "board_real_dev/corners_within", at_least=4),
+    # The same photos read as a camera's frames (set 2026-11-29).
+    Floor("frames: dice right", "board_real_dev/frame_dice_right", at_least=12),
+    Floor("frames: phantom dice", "board_real_dev/frame_dice_phantom", at_most=0),
+    Floor("frames: cube read as a die", "board_real_dev/frame_cube_as_die", at_most=0),
+    Floor("frames: flat dice read otherwise", "board_real_dev/frame_dice_state_wrong", at_most=2),
     # Raised from 0.83 and 45 with the dice read turned (read_turns) and a 1 matched as
     # far from its pip as the photo's other dice from their boxes' centres (2026-11-25).
     # Raised from 0.875 with the plain photo's dice sized by the surest die with a face
@@ -113,8 +121,12 @@ def _state(die: Any) -> str:
     return "cocked" if not die.flat else "on_checker" if die.on_checker else "flat"
 
 
-def dice_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """Dice read against the labels' `dice` and `cube`, per photo and in all."""
+def dice_figures(
+    folder: Path, entries: list[dict[str, Any]], frames: bool = False
+) -> dict[str, Any]:
+    """Dice read against the labels' `dice` and `cube`, per photo and in all; `frames`:
+    each photo read as a camera's frame is (`FrameReader.read_still`), not by the dice
+    reader alone."""
     cfg = DiceSettings()
     out: dict[str, Any] = {
         "dice": 0,
@@ -128,14 +140,17 @@ def dice_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
         image = np.asarray(cv2.imread(str(folder / entry["image"]), cv2.IMREAD_COLOR), np.uint8)
         geo = BoardGeometry(label_calibration(entry, (image.shape[1], image.shape[0])))
         radius = DIE_MATCH_MM * geo.px_per_mm_max
-        result = read_dice(cfg, image, geo)
+        if frames:
+            read = list(FrameReader(geo, dice=cfg).read_still(image).dice)
+        else:
+            read = read_dice(cfg, image, geo).dice
         used: set[int] = set()
         lines = []
         for die in entry.get("dice") or []:
             x, y = die["center_px"]
             near = [
                 (float(np.hypot(d.center_px[0] - x, d.center_px[1] - y)), k)
-                for k, d in enumerate(result.dice)
+                for k, d in enumerate(read)
                 if k not in used
             ]
             near = [c for c in near if c[0] < radius]
@@ -145,14 +160,14 @@ def dice_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
                 continue
             k = min(near)[1]
             used.add(k)
-            read = result.dice[k].value
-            out["right"] += read == die["value"]
-            state = _state(result.dice[k])
+            value = read[k].value
+            out["right"] += value == die["value"]
+            state = _state(read[k])
             wrong_state = "state" in die and state != die["state"]
             out["state_wrong"] += wrong_state
-            lines.append(f"{die['value']} read {read}" + (f" {state}" if wrong_state else ""))
+            lines.append(f"{die['value']} read {value}" + (f" {state}" if wrong_state else ""))
         cube = entry.get("cube")
-        for k, d in enumerate(result.dice):
+        for k, d in enumerate(read):
             if k in used:
                 continue
             if cube and np.hypot(*np.subtract(d.center_px, cube["center_px"])) < radius:
@@ -275,6 +290,7 @@ def main() -> int:
     entries = board_labels(folder)
     checkers = evaluate_board(folder, args.overlays).to_json()
     dice = dice_figures(folder, entries)
+    dice_frames = dice_figures(folder, entries, frames=True)
     corners = corner_figures(folder, entries)
     plain_folders = args.dice_data or [
         folder.parent / "dice_real_dev",
@@ -289,9 +305,19 @@ def main() -> int:
             n = args.mosaic
             plain.append(mosaic | {"shown": f"{plain_folders[0]} tiled {n} by {n}"})
     if args.json:
-        print(json.dumps({"checkers": checkers, "dice": dice, "corners": corners, "plain": plain}))
+        print(
+            json.dumps(
+                {
+                    "checkers": checkers,
+                    "dice": dice,
+                    "dice_frames": dice_frames,
+                    "corners": corners,
+                    "plain": plain,
+                }
+            )
+        )
     else:
-        show(folder, entries, checkers, dice, corners, plain)
+        show(folder, entries, checkers, dice, dice_frames, corners, plain)
     figures: dict[str, float] = {
         f"{folder.name}/{k}": v
         for k, v in {
@@ -302,6 +328,10 @@ def main() -> int:
             "cube_as_die": dice["cube_as_die"],
             "dice_state_wrong": dice["state_wrong"],
             "corners_within": corners["within"],
+            "frame_dice_right": dice_frames["right"],
+            "frame_dice_phantom": dice_frames["phantom"],
+            "frame_cube_as_die": dice_frames["cube_as_die"],
+            "frame_dice_state_wrong": dice_frames["state_wrong"],
         }.items()
     }
     for p in plain:
@@ -320,6 +350,7 @@ def show(
     entries: list[dict[str, Any]],
     checkers: dict[str, Any],
     dice: dict[str, Any],
+    dice_frames: dict[str, Any],
     corners: dict[str, Any],
     plain: list[dict[str, Any]],
 ) -> None:
@@ -335,13 +366,14 @@ def show(
         f", wrong places flagged {checkers['places_wrong_flagged']}/{checkers['places_wrong']}, "
         f"median {checkers['median_ms']} ms"
     )
-    for photo in dice["photos"]:
-        print(f"  {photo['image']}: {'; '.join(photo['dice']) or 'no dice'}")
-    print(
-        f"dice: values right {dice['right']}/{dice['dice']}, state wrong (flat read cocked or "
-        f"on a checker) {dice['state_wrong']}, phantom dice {dice['phantom']}, "
-        f"cube read as a die {dice['cube_as_die']}"
-    )
+    for name, d in (("dice", dice), ("dice read as frames, with the checkers", dice_frames)):
+        for photo in d["photos"]:
+            print(f"  {photo['image']}: {'; '.join(photo['dice']) or 'no dice'}")
+        print(
+            f"{name}: values right {d['right']}/{d['dice']}, state wrong (flat read cocked or "
+            f"on a checker) {d['state_wrong']}, phantom dice {d['phantom']}, "
+            f"cube read as a die {d['cube_as_die']}"
+        )
     for photo in corners["photos"]:
         what = photo.get("error") or f"worst corner {100 * photo['worst_share']:.2f}% of width"
         print(f"  {photo['image']}: {what}")

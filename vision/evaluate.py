@@ -45,6 +45,9 @@ HIGH_CONFIDENCE = 0.9
 Verdict = Callable[
     [Sequence[DieReading], str | None, bool], tuple[tuple[int, int] | None, bool, list[str]]
 ]
+# How an image's dice are read: the settings, the image and its board's geometry (None
+# for a plain photo) -> the dice.
+Reader = Callable[[DiceSettings, NDArray[np.uint8], BoardGeometry | None], list[DieReading]]
 
 
 @dataclass
@@ -128,16 +131,26 @@ def _read_image(path: Path, where: str) -> NDArray[np.uint8]:
         raise VisionError(f"{where}: {e}") from None
 
 
+def dice_alone(
+    cfg: DiceSettings, image: NDArray[np.uint8], geo: BoardGeometry | None
+) -> list[DieReading]:
+    """The dice of one image read by the dice reader alone (`vision.dice.read_dice`)."""
+    return read_dice(cfg, image, geo).dice
+
+
 def evaluate(
     cfg: DiceSettings,
     folder: str | Path,
     verdict: Verdict | None = None,
     reasons: Sequence[str] = (),
+    reader: Reader = dice_alone,
 ) -> Metrics:
     """The metrics of reading every labelled image (a label's `background`, the board
     before the dice were thrown, is not needed to read them and is ignored). With a
     `verdict`, also its calls on each label with `reasons`: each reason of the vocabulary
-    `reasons` (or, without one, each reason called or labelled) counted."""
+    `reasons` (or, without one, each reason called or labelled) counted. `reader`: how an
+    image's dice are read (the dice reader alone; `vision.frame` reads a frame's checkers
+    too)."""
     folder = Path(folder)
     labels = folder / "labels.jsonl"
     if not labels.is_file():
@@ -164,13 +177,13 @@ def evaluate(
                 geos[key] = BoardGeometry(load_calibration(folder / key))
             geo = geos[key]
         start = time.perf_counter()
-        result = read_dice(cfg, np.asarray(image, dtype=np.uint8), geo)
+        dice = reader(cfg, np.asarray(image, dtype=np.uint8), geo)
         m.times_ms.append((time.perf_counter() - start) * 1000)
         m.images += 1
         used: set[int] = set()
         for x, y, radius, value in sorted(truth, key=lambda t: t[3] == 0):
             best = None
-            for k, die in enumerate(result.dice):
+            for k, die in enumerate(dice):
                 dist = float(np.hypot(die.center_px[0] - x, die.center_px[1] - y))
                 if k not in used and dist < radius and (best is None or dist < best[1]):
                     best = (k, dist)
@@ -184,7 +197,7 @@ def evaluate(
                 m.confusion[value, NONE] += 1
                 continue
             used.add(best[0])
-            die = result.dice[best[0]]
+            die = dice[best[0]]
             read = die.value or NONE
             m.confusion[value, read] += 1
             if read == value:
@@ -194,9 +207,9 @@ def evaluate(
             else:
                 m.wrong += 1
                 m.wrong_high_confidence += die.confidence >= HIGH_CONFIDENCE
-        m.extra += len(result.dice) - len(used)
+        m.extra += len(dice) - len(used)
         if verdict is not None and "reasons" in entry:
-            _, valid, called = verdict(result.dice, entry.get("roller"), geo is not None)
+            _, valid, called = verdict(dice, entry.get("roller"), geo is not None)
             m.verdicts += 1
             want, got = set(entry["reasons"]), set(called)
             for reason in reasons or sorted(want | got):

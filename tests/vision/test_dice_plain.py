@@ -15,6 +15,7 @@ from vision import dicenet
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
 from vision.dicenet import find_dice_plain, plain_scales
+from vision.die import DieReading
 from vision.evaluate import evaluate
 
 CFG = DiceSettings()
@@ -93,6 +94,24 @@ def test_emblem_faces_are_not_scored_and_a_die_read_there_is_no_phantom(tmp_path
     assert m.dice == 3
     assert m.right == 3
     assert m.extra == 0
+
+
+def test_a_set_is_scored_with_the_reader_it_is_given(tmp_path: Path) -> None:
+    image, truth = _rendered_dice()
+    cv2.imwrite(str(tmp_path / "a.png"), image)
+    boxes = [[x - 12, y - 12, 24, 24, v] for x, y, v in truth]
+    (tmp_path / "labels.jsonl").write_text(json.dumps({"path": "a.png", "boxes": boxes}) + "\n")
+    seen: list[tuple[int, int]] = []
+
+    def one_wrong(cfg: DiceSettings, photo: np.ndarray, geo: object) -> list[DieReading]:
+        seen.append(photo.shape[:2])
+        x, y, v = truth[0]
+        return [DieReading(v % 6 + 1, 0.95, (x, y)), DieReading(2, 0.5, (5.0, 5.0))]
+
+    m = evaluate(CFG, tmp_path, reader=one_wrong)
+    assert seen == [image.shape[:2]]
+    assert (m.dice, m.right, m.wrong, m.wrong_high_confidence) == (len(truth), 0, 1, 1)
+    assert (m.missed, m.extra) == (len(truth) - 1, 1)
 
 
 def test_each_place_is_read_at_every_scale_it_was_marked_at_and_places_are_capped() -> None:
