@@ -22,7 +22,7 @@ from sim.films import (
     write_video,
 )
 from sim.renderer import Rendered, checker_layout, render
-from sim.rolls import ROLL_KINDS, random_roll_scene, write_roll_set
+from sim.rolls import ROLL_KINDS, nth_roll, random_roll_scene, roll_scenes, write_roll_set
 from sim.scene import (
     CHECKER_SHARE,
     DICE_STYLES,
@@ -61,9 +61,11 @@ __all__ = [
     "corners_moved",
     "draw_hand",
     "film_game",
+    "nth_roll",
     "random_roll_scene",
     "random_scene",
     "render",
+    "roll_scenes",
     "save_truth",
     "scene_calibration",
     "shot_images",

@@ -6,9 +6,11 @@ writes a labelled set of them in the layout `vision.evaluate` reads.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -125,6 +127,27 @@ def random_roll_scene(
     return replace(base, dice=dice), roller, reasons
 
 
+def roll_scenes(
+    seed: int = 0,
+    image_size: tuple[int, int] = (1920, 1080),
+    solid: bool = False,
+    family: str = "default",
+) -> Iterator[tuple[Scene, str, list[str], str]]:
+    """The rolls `write_roll_set` writes, in its order: each one's scene, roller, reasons
+    and kind (every kind in turn, `random_roll_scene`), endlessly."""
+    rng = random.Random(seed)
+    for n in itertools.count():
+        kind = ROLL_KINDS[n % len(ROLL_KINDS)]
+        yield *random_roll_scene(rng, kind, image_size, solid, family), kind
+
+
+def nth_roll(n: int, seed: int = 0, family: str = "default") -> tuple[Scene, str, list[str]]:
+    """Roll `n` (from 0) of `write_roll_set(..., seed=seed, family=family)` at 1920x1080:
+    its scene, roller and reasons, without rendering those before it."""
+    scene, roller, reasons, _ = next(itertools.islice(roll_scenes(seed, family=family), n, None))
+    return scene, roller, reasons
+
+
 def write_roll_set(
     folder: str | Path,
     count: int,
@@ -141,11 +164,9 @@ def write_roll_set(
     (`random_roll_scene`)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(seed)
     lines = []
-    for n in range(count):
-        kind = ROLL_KINDS[n % len(ROLL_KINDS)]
-        scene, roller, reasons = random_roll_scene(rng, kind, image_size, solid, family)
+    scenes = roll_scenes(seed, image_size, solid, family)
+    for n, (scene, roller, reasons, kind) in zip(range(count), scenes, strict=False):
         r = render(scene)
         assert r.calibration is not None
         name = f"roll_{n:04d}"

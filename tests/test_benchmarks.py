@@ -141,3 +141,33 @@ def test_the_dice_benchmark_sets_apart_the_rolls_on_styles_the_networks_never_sa
     ]
     assert kept and all((held / e["path"]).is_file() for e in kept)
     assert all((held / e["calibration"]).is_file() for e in kept)
+
+
+def test_the_dice_benchmark_learns_each_board_from_its_roll_before_the_dice(
+    tmp_path: Path,
+) -> None:
+    # The rolls read with each board learnt as `calibrate` learns it: from the roll's frame
+    # before the dice, which shows the starting position; one scene of the set is `nth_roll`.
+    from dice import learnt_rolls  # here: it loads the readers and their networks
+
+    from calibration.schema import load
+    from sim import nth_roll, write_roll_set
+
+    write_roll_set(tmp_path, 3, seed=5, backgrounds=True)
+    entries = [json.loads(x) for x in (tmp_path / "labels.jsonl").read_text().splitlines()]
+    for k, entry in enumerate(entries):
+        scene, roller, reasons = nth_roll(k, seed=5)
+        assert (entry["style"], entry["roller"], entry["reasons"]) == (
+            scene.style.name,
+            roller,
+            reasons,
+        )
+        assert [d["value"] for d in entry["dice"]] == [d.value for d in scene.dice]
+    learnt, missed = learnt_rolls(tmp_path)
+    assert missed == 0
+    kept = [json.loads(x) for x in (learnt / "labels.jsonl").read_text().splitlines()]
+    assert [(learnt / e["path"]).resolve() for e in kept] == [
+        (tmp_path / e["path"]).resolve() for e in entries
+    ]
+    for e in kept:
+        assert load(learnt / e["calibration"]).appearance is not None

@@ -21,7 +21,7 @@ from calibration.geometry import BoardGeometry
 from calibration.schema import DiceMark
 from vision.board import BoardReader
 from vision.board_settings import BoardSettings
-from vision.dice import read_dice
+from vision.dice import read_dice, to_bgr
 from vision.dice_settings import DiceSettings
 from vision.die import DieReading
 from vision.motion import MotionGate, MotionSettings
@@ -73,6 +73,7 @@ class FrameReader:
 
     def read_still(self, image: Image) -> Reading:
         """The dice and the checkers of a still frame, read in full."""
+        image = to_bgr(image)  # a grey frame: its grey in every channel, as the dice read it
         dice = read_dice(self.dice, image, self.geo).dice
         dice = board_marks(self.dice, image, self.geo, dice, self.marks)
         found = self.board.read(image)
@@ -86,6 +87,26 @@ class FrameReader:
         places = tuple((p.place, float(p.confidence)) for p in found.places)
         board = BoardSeen(tuple(found.white), tuple(found.black), found.confidence, places)
         return Reading(tuple(dice), board)
+
+
+class FrameDice:
+    """How `read-dice` and `evaluate-dice` read an image's dice: with a calibration as a
+    camera's frame is read (`FrameReader.read_still`: the checkers read too), one reader
+    per board kept for a batch; without one by the dice reader alone (a plain photo)."""
+
+    def __init__(self) -> None:
+        self.readers: dict[int, tuple[BoardGeometry, DiceSettings, FrameReader]] = {}
+
+    def __call__(
+        self, cfg: DiceSettings, image: Image, geo: BoardGeometry | None
+    ) -> list[DieReading]:
+        if geo is None:
+            return read_dice(cfg, image).dice
+        kept = self.readers.get(id(geo))
+        if kept is None or kept[0] is not geo or kept[1] != cfg:
+            kept = (geo, cfg, FrameReader(geo, dice=cfg))
+            self.readers[id(geo)] = kept
+        return list(kept[2].read_still(image).dice)
 
 
 def over_checkers(
@@ -191,5 +212,5 @@ def checker_marks(
     return out
 
 
-__all__ = ["FrameReader", "Reading", "board_marks", "checker_marks", "learned_marks"]
+__all__ = ["FrameDice", "FrameReader", "Reading", "board_marks", "checker_marks", "learned_marks"]
 __all__ += ["over_checkers"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from typing import Any, TextIO
 
 from calibration.imageio import ImageFileError, load_image
@@ -25,8 +26,10 @@ def add_parsers(sub: Any) -> None:
         help="read the dice in a camera image and say whether the roll stands",
         description=(
             "Find every die in the image, read its top face and judge the roll: both dice flat, "
-            "in the roller's right-hand section, not on a checker. Without --calibration only "
-            "cocked dice, the number of dice and unreadable dice can be judged. With --batch, "
+            "in the roller's right-hand section, not on a checker. With --calibration the "
+            "image is read as referee reads a camera's frame: the checkers too (a die over "
+            "one is on a checker; a checker's own print or highlight is no die). Without it "
+            "only cocked dice, the number of dice and unreadable dice can be judged. With --batch, "
             'read JSON lines on stdin: {"image": PATH, "calibration": PATH or null, "roller": '
             '"white"|"black"|"opening"|null}, one result line each.'
         ),
@@ -67,6 +70,7 @@ class _Reader:
 
         self.config = load_dice_settings(config_path)
         self.geometries: dict[str, Any] = {}
+        self.frames: Any = None  # vision.frame.FrameDice, made on the first image
 
     def geometry(self, path: str | None) -> Any:
         if path is None:
@@ -80,7 +84,7 @@ class _Reader:
 
     def read(self, image_path: str, calibration: str | None, roller: str | None) -> dict[str, Any]:
         # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
-        from vision.dice import read_dice
+        from vision.frame import FrameDice
 
         if roller is not None and roller not in ROLLERS:
             raise UsageError(f"roller: expected white, black, opening or null, got {roller!r}")
@@ -88,14 +92,19 @@ class _Reader:
         geo = self.geometry(calibration)
         if geo is not None:
             _same_size(image_path, image, geo)
-        result = read_dice(self.config, image, geo)
-        verdict = roll_verdict(result.dice, roller, calibrated=geo is not None)
+        # With a calibration the frame is read as `referee` and `run` read a camera's: the
+        # checkers too (a die over one on a checker, the checkers' own marks no dice).
+        self.frames = self.frames or FrameDice()
+        start = time.perf_counter()
+        dice = self.frames(self.config, image, geo)
+        elapsed = (time.perf_counter() - start) * 1000
+        verdict = roll_verdict(dice, roller, calibrated=geo is not None)
         return {
-            "dice": [d.to_json() for d in result.dice],
+            "dice": [d.to_json() for d in dice],
             "roll": list(verdict.roll) if verdict.roll else None,
             "valid": verdict.valid,
             "reasons": verdict.reasons,
-            "elapsed_ms": round(result.elapsed_ms, 2),
+            "elapsed_ms": round(elapsed, 2),
         }
 
 
@@ -245,7 +254,7 @@ def add_evaluate_parser(sub: Any) -> None:
         help="measure the dice reader over a labelled set of images",
         description=(
             "Read every image of a labelled set (a folder with labels.jsonl, see "
-            "vision/evaluate.py) "
+            "vision/evaluate.py; calibrated images read as read-dice reads them) "
             "and write metrics.json (accuracy, reroll-call precision and recall per reason, "
             "accepted invalid rolls, false rerolls), confusion.csv, confusion.png and the "
             "config.toml that produced them."
@@ -262,10 +271,11 @@ def cmd_evaluate_dice(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
     from vision.dice_settings import load_dice_settings
     from vision.errors import VisionError
     from vision.evaluate import evaluate, write_report
+    from vision.frame import FrameDice
 
     try:
         cfg = load_dice_settings(args.config)
-        metrics = evaluate(cfg, args.folder, roll_verdict, REASONS)
+        metrics = evaluate(cfg, args.folder, roll_verdict, REASONS, FrameDice())
     except (VisionError, CalibrationError) as e:
         raise UsageError(str(e)) from None
     write_report(cfg, metrics, args.output)

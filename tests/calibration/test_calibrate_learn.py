@@ -4,7 +4,6 @@ appearance block written, white's set named by --white-is, and the reader using 
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,8 +11,7 @@ import cv2
 import numpy as np
 
 from calibration.schema import load
-from sim import START, STYLES, CameraPose, Scene, render
-from sim.rolls import ROLL_KINDS, random_roll_scene
+from sim import START, STYLES, CameraPose, Scene, nth_roll, render
 from tests.test_cli import run
 
 # A later position, not symmetric: read with the colours swapped it is another one.
@@ -69,10 +67,7 @@ def test_calibrating_the_starting_position_writes_the_block(tmp_path: Path) -> N
 def test_a_die_like_mark_of_the_board_is_learned_and_said(tmp_path: Path) -> None:
     # The dice benchmark's wide roll 118 (seed 2026) without its dice: a hinged bar whose
     # hinge the dice reader reads as a die.
-    rng = random.Random(2026)
-    for k in range(119):
-        scene, _, _ = random_roll_scene(rng, ROLL_KINDS[k % len(ROLL_KINDS)], family="wide")
-    scene = replace(scene, dice=())
+    scene = replace(nth_roll(118, 2026, "wide")[0], dice=())
     image, corners = frame(tmp_path, scene, "start.png")
     out = tmp_path / "cal.json"
     size = ("--width-mm", str(scene.width_mm), "--height-mm", str(scene.height_mm))

@@ -7,8 +7,11 @@ from pathlib import Path
 
 import cv2
 
-from sim import START, Die, Look, Scene, render
+from calibration.geometry import BoardGeometry
+from sim import START, Die, Look, Scene, nth_roll, render
 from tests.test_cli import run
+from vision.dice import read_dice
+from vision.dice_settings import DiceSettings
 
 
 def write_roll(tmp_path: Path) -> tuple[Path, Path]:
@@ -136,3 +139,24 @@ def test_a_cocked_die_is_read_from_the_frame_alone_and_background_is_refused(
     assert bad.returncode == 2 and bad.stdout == ""
     assert len(bad.stderr.strip().splitlines()) == 1
     assert "unrecognized arguments: --background" in bad.stderr
+
+
+def test_a_calibrated_image_is_read_with_its_checkers_as_referee_reads_a_frame(
+    tmp_path: Path,
+) -> None:
+    # The dice benchmark's wide roll 119 (seed 2026): shiny red and black checkers whose
+    # highlights the dice reader alone takes for two cocked 1s; a valid roll of two dice.
+    scene, roller, reasons = nth_roll(119, 2026, "wide")
+    assert scene.style.name == "red-black" and reasons == []
+    r = render(scene)
+    assert r.calibration is not None
+    image, cal = tmp_path / "roll.png", tmp_path / "roll.cal.json"
+    cv2.imwrite(str(image), r.image)
+    r.calibration.save(cal)
+    alone = read_dice(DiceSettings(), r.image, BoardGeometry(r.calibration)).dice
+    assert len(alone) == 4
+    result = run("read-dice", str(image), "--calibration", str(cal), "--roller", roller, "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert sorted(out["roll"]) == sorted(d.value for d in scene.dice)
+    assert out["valid"] is True and len(out["dice"]) == 2

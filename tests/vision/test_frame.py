@@ -4,7 +4,6 @@ own verdict, and a mark that the checkers of a set all show at one spot no die."
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
 import numpy as np
@@ -14,8 +13,7 @@ import vision.dicenet
 from calibration.geometry import BoardGeometry
 from calibration.schema import DiceMark
 from companion.rules import roll_verdict
-from sim import START, Die, Scene, render
-from sim.rolls import ROLL_KINDS, random_roll_scene
+from sim import START, Die, Scene, nth_roll, render
 from vision.board import BoardReader, BoardReading, PlaceReading
 from vision.board_learn import learn_appearance
 from vision.dice import read_dice
@@ -102,20 +100,10 @@ def test_a_mark_at_one_spot_of_a_set_of_alike_checkers_is_no_die() -> None:
     assert checker_marks(never, r.image, geo, [spot, real], checkers, radius) == [spot, real]
 
 
-def _wide_roll(n: int) -> tuple[Scene, str, list[str]]:
-    """Roll `n` of the dice benchmark's wide rolls (seed 2026): its scene, roller, reasons."""
-    rng = random.Random(2026)
-    for k in range(n + 1):
-        scene, roller, reasons = random_roll_scene(
-            rng, ROLL_KINDS[k % len(ROLL_KINDS)], (1920, 1080), family="wide"
-        )
-    return scene, roller, reasons
-
-
 def test_a_frame_drops_the_highlights_of_shiny_checkers_the_dice_reader_takes_for_dice() -> None:
-    # Red and black shiny checkers, a valid roll of two dice; the dice reader alone reads
-    # two highlights as cocked 1s.
-    scene, roller, reasons = _wide_roll(119)
+    # The dice benchmark's wide roll 119: red and black shiny checkers, a valid roll of two
+    # dice; the dice reader alone reads two highlights as cocked 1s.
+    scene, roller, reasons = nth_roll(119, 2026, "wide")
     assert scene.style.name == "red-black" and reasons == []
     r = render(scene)
     assert r.calibration is not None
@@ -149,8 +137,9 @@ def test_the_checkers_of_a_reading_are_its_rings_and_the_places_of_those_only_co
 
 
 def test_a_die_read_where_the_starting_position_showed_one_is_the_boards_own_mark() -> None:
-    # A hinged bar, a valid roll of two dice; the dice reader reads a hinge as a third die.
-    scene, roller, reasons = _wide_roll(118)
+    # The dice benchmark's wide roll 118: a hinged bar, a valid roll of two dice; the dice
+    # reader reads a hinge as a third die.
+    scene, roller, reasons = nth_roll(118, 2026, "wide")
     assert scene.style.name == "ivory-brown" and reasons == []
     truth = sorted(d.value for d in scene.dice)
     r = render(scene)
