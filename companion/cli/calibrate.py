@@ -313,6 +313,7 @@ def _learn(image: np.ndarray, cal: Calibration, white_is: str, stdout: TextIO) -
     """`cal` with this board's look learned from the frame (the appearance block) when the
     frame shows the starting position; else `cal` as it is, and one line saying why."""
     # local: OpenCV, NumPy and the vision package stay out of the other commands' start-up
+    from calibration.geometry import BoardGeometry
     from vision.board_learn import NotStartingPosition, learn_appearance
 
     try:
@@ -331,11 +332,17 @@ def _learn(image: np.ndarray, cal: Calibration, white_is: str, stdout: TextIO) -
         file=stdout,
     )
     if look.dice_marks:
-        at = ", ".join(f"({m.x_mm:.0f}, {m.y_mm:.0f})" for m in look.dice_marks)
+        geo = BoardGeometry(cal)
+        where = {"bar": "on the bar", "off": "off the surface"}
+        at = ", ".join(
+            f"({m.x_mm:.0f}, {m.y_mm:.0f}) mm "
+            + where.get(s := geo.section_mm(m.x_mm, m.y_mm), f"in the {s} section")
+            for m in look.dice_marks
+        )
         print(
             f"the dice reader reads {len(look.dice_marks)} die-like mark(s) of the board itself "
-            f"at {at} mm (a hinge, a print): a die read there that still looks so is not "
-            "taken for one. Calibrate with no dice on the board, or one is learned too.",
+            f"at {at} (a hinge, a print): a die read there that still looks so is not "
+            "taken for one. If one is a die, take it off the board and calibrate again.",
             file=stdout,
         )
     return replace(cal, appearance=look)

@@ -79,7 +79,8 @@ def test_a_die_like_mark_of_the_board_is_learned_and_said(tmp_path: Path) -> Non
     assert look is not None
     (mark,) = look.dice_marks
     assert abs(mark.x_mm - scene.width_mm / 2) < scene.bar_width_mm / 2  # the bar's hinge
-    said = f"1 die-like mark(s) of the board itself at ({mark.x_mm:.0f}, {mark.y_mm:.0f}) mm"
+    at = f"({mark.x_mm:.0f}, {mark.y_mm:.0f}) mm on the bar"
+    said = f"1 die-like mark(s) of the board itself at {at} (a hinge, a print)"
     assert said in result.stdout
 
 
