@@ -62,10 +62,9 @@ from vision.board_learn import NotStartingPosition, learn_appearance
 from vision.board_net import HELD_OUT_WIDE
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
-from vision.die import DieReading
 from vision.evaluate import dice_alone as read_alone
 from vision.evaluate import evaluate
-from vision.frame import FrameReader
+from vision.frame import FrameDice
 from vision.motion import MotionGate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,14 +134,6 @@ def rolls(folder: Path) -> Iterator[tuple[dict[str, Any], BoardGeometry, np.ndar
         entry = json.loads(line)
         geo = BoardGeometry(load(folder / entry["calibration"]))
         yield entry, geo, np.asarray(cv2.imread(str(folder / entry["path"])), np.uint8)
-
-
-def frame_dice(cfg: DiceSettings, image: np.ndarray, geo: BoardGeometry | None) -> list[DieReading]:
-    """A roll's dice read as a video's frame is (`vision.frame.FrameReader.read_still`: the
-    checkers read too, a die over a checker found on a checker, the checkers' own marks no
-    dice)."""
-    assert geo is not None, "rendered rolls are calibrated"
-    return list(FrameReader(geo, dice=cfg).read_still(image).dice)
 
 
 def motion_ms(folder: Path) -> list[float]:
@@ -261,14 +252,14 @@ def main() -> int:
             f"rendered/{k}": rendered[k]
             for k in ("accuracy", "invalid_rolls_accepted", "false_reroll_rate")
         }
-        frame = evaluate(cfg, tmp, roll_verdict, REASONS, frame_dice).to_json()
+        frame = evaluate(cfg, tmp, roll_verdict, REASONS, FrameDice()).to_json()
         show("  the same read as a video's frames are, with the checkers", frame, timed=False)
         figures |= {
             f"rendered/frame_{k}": frame[k]
             for k in ("accuracy", "extra_dice", "invalid_rolls_accepted", "false_reroll_rate")
         }
         learnt, missed = learnt_rolls(Path(tmp))
-        learnt_m = evaluate(cfg, learnt, roll_verdict, REASONS, frame_dice).to_json()
+        learnt_m = evaluate(cfg, learnt, roll_verdict, REASONS, FrameDice()).to_json()
         show(
             f"  the same, each board learnt by `calibrate` from its starting position (the frame "
             f"before the dice; {missed} not learnt)",
@@ -285,8 +276,8 @@ def main() -> int:
             held, held_learnt = held_out_rolls(Path(tmp)), held_out_rolls(learnt)
             for name, sets, reader in (
                 ("", held, read_alone),
-                (", read as frames", held, frame_dice),
-                (", read as frames, each board learnt", held_learnt, frame_dice),
+                (", read as frames", held, FrameDice()),
+                (", read as frames, each board learnt", held_learnt, FrameDice()),
             ):
                 if sets is not None:
                     m = evaluate(cfg, sets, roll_verdict, REASONS, reader).to_json()

@@ -91,21 +91,24 @@ class FrameReader:
 
 class FrameDice:
     """How `read-dice` and `evaluate-dice` read an image's dice: with a calibration as a
-    camera's frame is read (`FrameReader.read_still`: the checkers read too), one reader
-    per board kept for a batch; without one by the dice reader alone (a plain photo)."""
+    camera's frame is read (`FrameReader.read_still`: the checkers read too), the readers
+    of the last `KEPT` boards kept for a batch (each holds its warp maps); without one by
+    the dice reader alone (a plain photo)."""
+
+    KEPT = 4
 
     def __init__(self) -> None:
-        self.readers: dict[int, tuple[BoardGeometry, DiceSettings, FrameReader]] = {}
+        self.readers: list[tuple[BoardGeometry, DiceSettings, FrameReader]] = []
 
     def __call__(
         self, cfg: DiceSettings, image: Image, geo: BoardGeometry | None
     ) -> list[DieReading]:
         if geo is None:
             return read_dice(cfg, image).dice
-        kept = self.readers.get(id(geo))
-        if kept is None or kept[0] is not geo or kept[1] != cfg:
+        kept = next((k for k in self.readers if k[0] is geo and k[1] == cfg), None)
+        if kept is None:
             kept = (geo, cfg, FrameReader(geo, dice=cfg))
-            self.readers[id(geo)] = kept
+            self.readers = [kept, *self.readers][: self.KEPT]
         return list(kept[2].read_still(image).dice)
 
 

@@ -19,7 +19,7 @@ from vision.board_learn import learn_appearance
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
 from vision.die import DieReading
-from vision.frame import FrameReader, checker_marks, learned_marks, over_checkers
+from vision.frame import FrameDice, FrameReader, checker_marks, learned_marks, over_checkers
 
 
 def _geo() -> BoardGeometry:
@@ -169,3 +169,19 @@ def test_learned_marks_are_scaled_to_the_spots_compared() -> None:
     assert a[:2] == (1.0, 2.0) and b[:2] == (3.0, 4.0)
     assert a[2].shape == b[2].shape == (52, 52)
     assert np.abs(a[2].astype(int) - b[2].astype(int)).mean() < 3
+
+
+def test_read_dice_keeps_the_frame_readers_of_its_last_few_boards() -> None:
+    r = render(Scene(white=START, black=START, dice=(Die(3, 420.0, 150.0),)))
+    assert r.calibration is not None
+    frames, cfg = FrameDice(), DiceSettings()
+    geos = [BoardGeometry(r.calibration) for _ in range(FrameDice.KEPT + 1)]
+    assert [d.value for d in frames(cfg, r.image, geos[0])] == [3]
+    first = frames.readers[0][2]
+    assert [d.value for d in frames(cfg, r.image, geos[0])] == [3]
+    assert len(frames.readers) == 1 and frames.readers[0][2] is first  # the board's again
+    for geo in geos[1:]:
+        frames(cfg, r.image, geo)
+    assert len(frames.readers) == FrameDice.KEPT
+    assert all(k[2] is not first for k in frames.readers)  # the oldest let go
+    assert [d.value for d in frames(cfg, r.image, None)] == [3]  # a plain photo: dice alone
