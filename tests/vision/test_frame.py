@@ -13,7 +13,7 @@ import vision.dicenet
 from calibration.geometry import BoardGeometry
 from calibration.schema import DiceMark
 from companion.rules import roll_verdict
-from sim import START, Die, Scene, nth_roll, render
+from sim import START, Die, Rendered, Scene, nth_roll, render
 from vision.board import BoardReader, BoardReading, PlaceReading
 from vision.board_learn import learn_appearance
 from vision.dice import read_dice
@@ -33,6 +33,17 @@ def _die_at(geo: BoardGeometry, x_mm: float, y_mm: float, on_checker: bool = Fal
     return DieReading(4, 0.99, (u, v), on_checker=on_checker)
 
 
+def _die_on_first_checker() -> tuple[Rendered, BoardGeometry, tuple[float, float]]:
+    """The starting position with a 5 resting on white's first checker: the frame, its
+    geometry and that checker's centre (board mm)."""
+    first = render(Scene(white=START, black=START, image_size=(1920, 1080)))
+    x, y = first.labels["checkers"][0]["center_mm"]
+    on = Die(5, x, y, angle_deg=10, state="on_checker", style="red")
+    r = render(Scene(white=START, black=START, dice=(on,), image_size=(1920, 1080)))
+    assert r.calibration is not None
+    return r, BoardGeometry(r.calibration), (x, y)
+
+
 def test_a_die_over_a_checkers_centre_is_on_a_checker() -> None:
     geo = _geo()
     centres = [(100.0, 40.0), (300.0, 200.0)]
@@ -48,12 +59,7 @@ def test_a_die_over_a_checkers_centre_is_on_a_checker() -> None:
 def test_a_frame_marks_a_die_resting_on_a_checker_though_the_reader_calls_it_flat(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    first = render(Scene(white=START, black=START, image_size=(1920, 1080)))
-    x, y = first.labels["checkers"][0]["center_mm"]
-    on = Die(5, x, y, angle_deg=10, state="on_checker", style="red")
-    r = render(Scene(white=START, black=START, dice=(on,), image_size=(1920, 1080)))
-    assert r.calibration is not None
-    geo = BoardGeometry(r.calibration)
+    r, geo, _ = _die_on_first_checker()
     real = vision.dicenet.run_network
 
     def flat(name: str, x: np.ndarray) -> np.ndarray:  # the reader's state: always flat
@@ -72,13 +78,7 @@ def test_a_frame_marks_a_die_resting_on_a_checker_though_the_reader_calls_it_fla
 
 
 def test_a_mark_at_one_spot_of_a_set_of_alike_checkers_is_no_die() -> None:
-    # The starting position with a real die resting on white's first checker.
-    first = render(Scene(white=START, black=START, image_size=(1920, 1080)))
-    x, y = first.labels["checkers"][0]["center_mm"]
-    on = Die(5, x, y, angle_deg=10, state="on_checker", style="red")
-    r = render(Scene(white=START, black=START, dice=(on,), image_size=(1920, 1080)))
-    assert r.calibration is not None
-    geo = BoardGeometry(r.calibration)
+    r, geo, (x, y) = _die_on_first_checker()
     board = BoardReader(geo)
     found = board.read(r.image)
     checkers = [(c[0], c[1], p.color) for p in found.places for c in p.circles]
