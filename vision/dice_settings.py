@@ -69,7 +69,9 @@ class DiceSettings:
     # training 0.35); 0.55 lies in the middle of that gap. Phantom dice there 134 -> 14
     # (the rest: the bar's hinges), false reroll calls 15 -> 4 of 80 valid rolls; on the
     # styles left out 8 -> 0 and 2 -> 1 of 23; no die right lost, no invalid roll more
-    # accepted, the default rolls and the board photos as they were.
+    # accepted, the default rolls and the board photos as they were. The same bound judges
+    # a die read where `calibrate` learned a die-like mark of the board (a hinge, a print:
+    # `vision.frame.board_marks`): there the last 14 phantom dice went, all hinges.
     bare_alike: float = 0.55
     # A plain photo (no calibration) is searched at a ladder of scales
     # (vision.dicenet.plain_scales):
