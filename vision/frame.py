@@ -189,10 +189,11 @@ def checker_marks(
     """The dice, less each one that is a mark of the checkers themselves: a die whose
     centre lies over a checker (within `radius` mm of its centre) where the same spot of
     a nearby checker of that colour that no die lies over looks the same at every size
-    (`_alike` at least `cfg.bare_alike`). A highlight, a logo or a number printed on the
-    checkers is there on every checker of a set, or several, at the same spot; a die lies
-    on one checker and hides that spot. The checkers compared are those of this very frame
-    (`BoardReader.checkers`), lit alike, so no board is learnt beforehand."""
+    (`vision.spots.alike` at least `cfg.bare_alike`). A highlight, a logo or a number
+    printed on the checkers is there on every checker of a set, or several, at the same
+    spot; a die lies on one checker and hides that spot. The checkers compared are those
+    of this very frame (`BoardReader.checkers`), lit alike, so no board is learnt
+    beforehand."""
     if not dice or not checkers or cfg.bare_alike >= 1.0:
         return dice
     at = geo.px_to_mm([d.center_px for d in dice]).tolist()
