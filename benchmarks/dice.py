@@ -109,6 +109,10 @@ FLOORS = [
 ]
 
 
+# The figures kept (and floored) of the rolls read as frames, and with the boards learnt.
+FRAME_FIGURES = ("accuracy", "extra_dice", "invalid_rolls_accepted", "false_reroll_rate")
+
+
 def show(name: str, m: dict, timed: bool = True) -> None:  # type: ignore[type-arg]
     print(f"{name}: {m['images']} images, {m['dice']} dice")
     print(
@@ -160,7 +164,8 @@ def learnt_rolls(folder: Path) -> tuple[Path, int]:
     out = folder / "learnt"
     out.mkdir()
     lines, missed = [], 0
-    for entry, _, _ in rolls(folder):
+    for line in (folder / "labels.jsonl").read_text().splitlines():
+        entry = json.loads(line)
         cal = load(folder / entry["calibration"])
         start = np.asarray(cv2.imread(str(folder / entry["background"])), np.uint8)
         try:
@@ -254,10 +259,7 @@ def main() -> int:
         }
         frame = evaluate(cfg, tmp, roll_verdict, REASONS, FrameDice()).to_json()
         show("  the same read as a video's frames are, with the checkers", frame, timed=False)
-        figures |= {
-            f"rendered/frame_{k}": frame[k]
-            for k in ("accuracy", "extra_dice", "invalid_rolls_accepted", "false_reroll_rate")
-        }
+        figures |= {f"rendered/frame_{k}": frame[k] for k in FRAME_FIGURES}
         learnt, missed = learnt_rolls(Path(tmp))
         learnt_m = evaluate(cfg, learnt, roll_verdict, REASONS, FrameDice()).to_json()
         show(
@@ -266,10 +268,7 @@ def main() -> int:
             learnt_m,
             timed=False,
         )
-        figures |= {
-            f"rendered/learnt_{k}": learnt_m[k]
-            for k in ("accuracy", "extra_dice", "invalid_rolls_accepted", "false_reroll_rate")
-        }
+        figures |= {f"rendered/learnt_{k}": learnt_m[k] for k in FRAME_FIGURES}
         if args.styles == "wide":
             left_out = ", ".join(HELD_OUT_WIDE)
             left_out = f"the styles left out of the dice networks' training ({left_out})"

@@ -52,10 +52,9 @@ from benchkit import Floor, check, shared_data
 
 from calibration.detect import BoardNotFound, find_board
 from calibration.geometry import BoardGeometry
-from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
-from vision.evaluate import board_labels, evaluate, evaluate_board, label_calibration
-from vision.frame import FrameReader
+from vision.evaluate import board_labels, dice_alone, evaluate, evaluate_board, label_calibration
+from vision.frame import FrameDice
 
 MOSAIC = "plain_mosaic"  # the folder of the first plain folder's photos tiled (--mosaic)
 # Floors (benchmarks/benchkit.py), each named "folder/figure" and checked when that labelled
@@ -128,6 +127,7 @@ def dice_figures(
     each photo read as a camera's frame is (`FrameReader.read_still`), not by the dice
     reader alone."""
     cfg = DiceSettings()
+    reader = FrameDice() if frames else dice_alone
     out: dict[str, Any] = {
         "dice": 0,
         "right": 0,
@@ -140,10 +140,7 @@ def dice_figures(
         image = np.asarray(cv2.imread(str(folder / entry["image"]), cv2.IMREAD_COLOR), np.uint8)
         geo = BoardGeometry(label_calibration(entry, (image.shape[1], image.shape[0])))
         radius = DIE_MATCH_MM * geo.px_per_mm_max
-        if frames:
-            read = list(FrameReader(geo, dice=cfg).read_still(image).dice)
-        else:
-            read = read_dice(cfg, image, geo).dice
+        read = reader(cfg, image, geo)
         used: set[int] = set()
         lines = []
         for die in entry.get("dice") or []:

@@ -33,7 +33,7 @@ from vision.board_layout import ROW
 from vision.board_settings import BoardSettings
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
-from vision.spots import BARE_PX_PER_MM, BARE_SIZES_MM, grey
+from vision.spots import BARE_PX_PER_MM, spot
 
 START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 # The starting position as a reader that takes the lighter set for white's sees it when
@@ -151,8 +151,8 @@ def _dice_marks(
     for x, y in geo.px_to_mm([d.center_px for d in dice]).tolist():
         if any(math.dist((x, y), c) < reader.d_mm / 2 for c in checkers):
             continue
-        spot = grey(image, geo, x, y, BARE_SIZES_MM[-1])
-        out.append(DiceMark(x, y, BARE_PX_PER_MM, spot.shape[0], spot.tobytes()))
+        seen = spot(image, geo, x, y)
+        out.append(DiceMark(x, y, BARE_PX_PER_MM, seen.shape[0], seen.tobytes()))
     return tuple(out[:MARKS_MAX])
 
 

@@ -26,7 +26,7 @@ from vision.dice_settings import DiceSettings
 from vision.die import DieReading
 from vision.motion import MotionGate, MotionSettings
 from vision.reading import MOVING, BoardSeen, Reading
-from vision.spots import BARE_PEERS, BARE_PX_PER_MM, BARE_SHIFT_MM, BARE_SIZES_MM, alike, grey
+from vision.spots import BARE_PEERS, BARE_PX_PER_MM, BARE_SIZES_MM, alike, spot, window
 
 Image = NDArray[np.uint8]
 
@@ -167,12 +167,11 @@ def board_marks(
     if not dice or not marks or cfg.bare_alike >= 1.0:
         return dice
     at = geo.px_to_mm([d.center_px for d in dice]).tolist()
-    wide = BARE_SIZES_MM[-1] + 2 * BARE_SHIFT_MM
     out = []
     for d, (x, y) in zip(dice, at, strict=True):
         near = [m for m in marks if math.dist((x, y), m[:2]) < cfg.apart_mm]
         if not any(
-            alike(s, grey(image, geo, mx, my, wide)) >= cfg.bare_alike for mx, my, s in near
+            alike(learnt, window(image, geo, mx, my)) >= cfg.bare_alike for mx, my, learnt in near
         ):
             out.append(d)
     return out
@@ -198,20 +197,19 @@ def checker_marks(
         return dice
     at = geo.px_to_mm([d.center_px for d in dice]).tolist()
     bare = [c for c in checkers if all(math.dist(c[:2], a) >= radius for a in at)]
-    side = BARE_SIZES_MM[-1]
     out = []
     for d, (x, y) in zip(dice, at, strict=True):
         under = min(checkers, key=lambda c: math.dist((x, y), c[:2]))
+        if math.dist((x, y), under[:2]) >= radius:  # over no checker
+            out.append(d)
+            continue
         peers = sorted(
             (c for c in bare if c[2] == under[2]), key=lambda c: math.dist(c[:2], under[:2])
         )[:BARE_PEERS]
-        if math.dist((x, y), under[:2]) >= radius or not peers:
-            out.append(d)
-            continue
         dx, dy = x - under[0], y - under[1]
-        spot = grey(image, geo, x, y, side)
-        windows = (grey(image, geo, c[0] + dx, c[1] + dy, side + 2 * BARE_SHIFT_MM) for c in peers)
-        if not any(alike(spot, w) >= cfg.bare_alike for w in windows):  # the nearest first
+        mark = spot(image, geo, x, y)
+        windows = (window(image, geo, c[0] + dx, c[1] + dy) for c in peers)
+        if not any(alike(mark, w) >= cfg.bare_alike for w in windows):  # the nearest first
             out.append(d)
     return out
 

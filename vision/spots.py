@@ -27,11 +27,22 @@ BARE_PEERS = 8
 BARE_PX_PER_MM = 2.0
 
 
-def grey(image: Image, geo: BoardGeometry, x_mm: float, y_mm: float, mm: float) -> Image:
+def _grey(image: Image, geo: BoardGeometry, x_mm: float, y_mm: float, mm: float) -> Image:
     """The grey square `mm` wide round a board point, at `BARE_PX_PER_MM`."""
     side = round(mm * BARE_PX_PER_MM)
     view = square(image, geo, around(geo, x_mm, y_mm, BARE_PX_PER_MM, side))
     return np.asarray(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), np.uint8)
+
+
+def spot(image: Image, geo: BoardGeometry, x_mm: float, y_mm: float) -> Image:
+    """The spot round a board point that `alike` compares: `BARE_SIZES_MM[-1]` wide."""
+    return _grey(image, geo, x_mm, y_mm, BARE_SIZES_MM[-1])
+
+
+def window(image: Image, geo: BoardGeometry, x_mm: float, y_mm: float) -> Image:
+    """The window round a board point that a spot is looked for in: `BARE_SHIFT_MM`
+    wider than a spot each way."""
+    return _grey(image, geo, x_mm, y_mm, BARE_SIZES_MM[-1] + 2 * BARE_SHIFT_MM)
 
 
 def alike(spot: Image, window: Image) -> float:

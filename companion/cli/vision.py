@@ -67,10 +67,13 @@ class _Reader:
     def __init__(self, config_path: str | None) -> None:
         # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
         from vision.dice_settings import load_dice_settings
+        from vision.frame import FrameDice
 
         self.config = load_dice_settings(config_path)
         self.geometries: dict[str, Any] = {}
-        self.frames: Any = None  # vision.frame.FrameDice, made on the first image
+        # With a calibration an image is read as `referee` and `run` read a camera's frame:
+        # the checkers too (a die over one on a checker, the checkers' own marks no dice).
+        self.frames = FrameDice()
 
     def geometry(self, path: str | None) -> Any:
         if path is None:
@@ -83,18 +86,12 @@ class _Reader:
         return self.geometries[path]
 
     def read(self, image_path: str, calibration: str | None, roller: str | None) -> dict[str, Any]:
-        # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
-        from vision.frame import FrameDice
-
         if roller is not None and roller not in ROLLERS:
             raise UsageError(f"roller: expected white, black, opening or null, got {roller!r}")
         image = _load_image(image_path)
         geo = self.geometry(calibration)
         if geo is not None:
             _same_size(image_path, image, geo)
-        # With a calibration the frame is read as `referee` and `run` read a camera's: the
-        # checkers too (a die over one on a checker, the checkers' own marks no dice).
-        self.frames = self.frames or FrameDice()
         start = time.perf_counter()
         dice = self.frames(self.config, image, geo)
         elapsed = (time.perf_counter() - start) * 1000
