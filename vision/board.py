@@ -529,15 +529,24 @@ class BoardReader(Counting):
             f.along_d = [along_mm[i] / self.pitch_mm for i in order]
         return found
 
-    def read(self, image: Image) -> BoardReading:
+    def read(self, image: Image, painted: Image | None = None) -> BoardReading:
+        """The checkers of `image`. With `painted` (the same frame with things that are
+        no checkers painted over, `vision.frame.paint_out`: the dice), the rings are
+        found on `image` (a checker a die rests on keeps its rim) and everything else is
+        read on `painted`: the checkers' colours and the network's counts."""
         t0 = time.perf_counter()
         view = self.rectify(image)
         gx, gy, edges = self.edges(view)
         smooth, lab = self.smooth_lab(view)
         if not self.size_settled:
             self._settle_size(edges, gx, gy, smooth, lab)
+        if painted is not None and painted is not image:
+            view = self.rectify(painted)
+            smooth_rings, (smooth, lab) = smooth, self.smooth_lab(view)
+        else:
+            smooth_rings = smooth
         cmap = self.circle_map(edges)
-        found = self._all_circles(cmap, gx, gy, smooth, lab)
+        found = self._all_circles(cmap, gx, gy, smooth_rings, lab)
         found = self._bar_together(self._opposite_once(found))
         odds = None
         if self.counter is not None:  # from the view smoothed above: one blur the fewer

@@ -73,6 +73,10 @@ class DiceSettings:
     # a die read where `calibrate` learned a die-like mark of the board (a hinge, a print:
     # `vision.frame.board_marks`): there the last 14 phantom dice went, all hinges.
     bare_alike: float = 0.55
+    # On a frame the checkers are read with each die read painted out over this radius
+    # (board mm; `vision.frame.paint_out`; 0: never). 19 mm dice reach 13.4 mm from their
+    # centre.
+    paint_mm: float = 14.0
     # A plain photo (no calibration) is searched at a ladder of scales
     # (vision.dicenet.plain_scales):
     plain_die_px: float = 16.0  # each scale makes dice this wide, as on a board at detect_px_per_mm
@@ -107,6 +111,7 @@ LIMITS = {  # what the reader can work with (a size of 0 divides by it, a step o
     "read_turns": (1, 4),
     "turns_below": (0.0, 1.0),
     "bare_alike": (-1.0, 1.0),
+    "paint_mm": (0.0, 100.0),
     "plain_die_px": (1.0, 1024.0),
     "plain_side_min_px": (1.0, 100_000.0),
     "plain_pixels_max": (1, 100_000_000),

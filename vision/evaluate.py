@@ -397,15 +397,15 @@ def evaluate_board(
     there are. A board is exact when every place is (the off counts follow). With
     `overlays`, each photo read wrong is written there as a PNG with its mistakes marked.
     """
-    from vision.board import BoardReader
+    from vision.frame import FrameReader
 
     folder = Path(folder)
     m = BoardMetrics()
     for entry in board_labels(folder):
         image = _read_image(folder / entry["image"], str(folder))
         cal = label_calibration(entry, (image.shape[1], image.shape[0]))
-        reader = BoardReader(BoardGeometry(cal))
-        reading = reader.read(image)
+        geo = BoardGeometry(cal)
+        reading = FrameReader(geo).read_board(image)  # as a camera's frame: dice painted out
         read = {"white": reading.white, "black": reading.black}
         conf = {p.place: p.confidence for p in reading.places}
         wrong, flagged = [], 0
@@ -431,7 +431,7 @@ def evaluate_board(
         )
         m.photos.append(result)
         if overlays is not None and wrong:
-            _write_board_overlay(image, reader.geo, reading, result, Path(overlays))
+            _write_board_overlay(image, geo, reading, result, Path(overlays))
     return m
 
 

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from calibration.schema import DiceMark
-from vision.board import BoardReader
+from vision.board import BoardReader, BoardReading
 from vision.board_settings import BoardSettings
 from vision.dice import read_dice, to_bgr
 from vision.dice_settings import DiceSettings
@@ -74,9 +74,8 @@ class FrameReader:
     def read_still(self, image: Image) -> Reading:
         """The dice and the checkers of a still frame, read in full."""
         image = to_bgr(image)  # a grey frame: its grey in every channel, as the dice read it
-        dice = read_dice(self.dice, image, self.geo).dice
-        dice = board_marks(self.dice, image, self.geo, dice, self.marks)
-        found = self.board.read(image)
+        dice = self.dice_of(image)
+        found = self.board_of(image, dice)
         checkers = self.board.checkers(found)
         radius = self.board.d_mm / 2
         dice = checker_marks(self.dice, image, self.geo, dice, checkers, radius)
@@ -87,6 +86,22 @@ class FrameReader:
         places = tuple((p.place, float(p.confidence)) for p in found.places)
         board = BoardSeen(tuple(found.white), tuple(found.black), found.confidence, places)
         return Reading(tuple(dice), board)
+
+    def read_board(self, image: Image) -> BoardReading:
+        """The checkers of a still frame alone, read as `read_still` reads them (its dice
+        read and painted out): `read-board`, `evaluate-board`."""
+        image = to_bgr(image)
+        return self.board_of(image, self.dice_of(image))
+
+    def dice_of(self, image: Image) -> list[DieReading]:
+        """The dice read on a (colour) frame, less the board's own learned marks."""
+        dice = read_dice(self.dice, image, self.geo).dice
+        return board_marks(self.dice, image, self.geo, dice, self.marks)
+
+    def board_of(self, image: Image, dice: Sequence[DieReading]) -> BoardReading:
+        """The checkers of a (colour) frame whose dice were read: read with the dice
+        painted out (`paint_out`), a die being no checker nor part of one."""
+        return self.board.read(image, paint_out(image, self.geo, dice, self.dice.paint_mm))
 
 
 class FrameDice:
@@ -133,6 +148,41 @@ def over_checkers(
         else d
         for d, (x, y) in zip(dice, at.tolist(), strict=True)
     ]
+
+
+def paint_out(
+    image: Image, geo: BoardGeometry, dice: Sequence[DieReading], radius_mm: float
+) -> Image:
+    """The image with each die's disc (`radius_mm` round its centre, board mm) painted over
+    from what lies round it (`cv2.inpaint`): the board's point where the die lies on the
+    board, the checker where it rests on one. The checkers are read so: a die on an empty
+    dark point was counted as a dark checker, a red die on a white checker split the
+    checkers into colours wrongly. The image itself is left as it is."""
+    if not dice or radius_mm <= 0:
+        return image
+    out = image.copy()
+    h, w = image.shape[:2]
+    at = geo.px_to_mm([d.center_px for d in dice]).tolist()
+    for (x, y), d in zip(at, dice, strict=True):
+        ring = geo.mm_to_px(
+            [(x + radius_mm * math.cos(a), y + radius_mm * math.sin(a)) for a in _ANGLES]
+        )
+        r = float(np.linalg.norm(ring - np.asarray(d.center_px), axis=1).max())
+        cx, cy = d.center_px
+        pad = r + _PAINT_PX + 2
+        x0, y0 = max(0, math.floor(cx - pad)), max(0, math.floor(cy - pad))
+        x1, y1 = min(w, math.ceil(cx + pad) + 1), min(h, math.ceil(cy + pad) + 1)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [np.round(ring - (x0, y0)).astype(np.int32)], 255)
+        roi = np.ascontiguousarray(out[y0:y1, x0:x1])
+        out[y0:y1, x0:x1] = cv2.inpaint(roi, mask, _PAINT_PX, cv2.INPAINT_TELEA)
+    return out
+
+
+_ANGLES = np.linspace(0, 2 * math.pi, 16, endpoint=False).tolist()
+_PAINT_PX = 3  # inpainting's reach (px) round each painted pixel
 
 
 def learned_marks(marks: Sequence[DiceMark]) -> list[tuple[float, float, Image]]:
@@ -215,4 +265,4 @@ def checker_marks(
 
 
 __all__ = ["FrameDice", "FrameReader", "Reading", "board_marks", "checker_marks", "learned_marks"]
-__all__ += ["over_checkers"]
+__all__ += ["over_checkers", "paint_out"]

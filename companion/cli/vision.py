@@ -126,22 +126,26 @@ class _BoardReaders:
     """One process for a whole batch: each calibration's warp maps are built once."""
 
     def __init__(self, settings: Any) -> None:
-        self.settings = settings  # the reader's vision.board_settings.BoardSettings
+        self.settings = settings  # companion.settings.Settings: its board and dice sections
         self.readers: dict[str, Any] = {}
 
     def read(self, image_path: str, calibration: str | None) -> dict[str, Any]:
         # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
         from calibration.geometry import BoardGeometry
-        from vision.board import BoardReader
+        from vision.frame import FrameReader
 
         if calibration is None:
             raise UsageError("read-board needs the board's --calibration file")
         if calibration not in self.readers:
-            self.readers[calibration] = BoardReader(BoardGeometry(load(calibration)), self.settings)
+            self.readers[calibration] = FrameReader(
+                BoardGeometry(load(calibration)),
+                dice=self.settings.dice,
+                board=self.settings.board,
+            )
         reader = self.readers[calibration]
         image = _load_image(image_path)
         _same_size(image_path, image, reader.geo)
-        reading = reader.read(image)
+        reading = reader.read_board(image)  # as a camera's frame: any dice painted out
         self.last = reading
         result: dict[str, Any] = reading.to_json()
         return result
@@ -151,7 +155,7 @@ def cmd_read_board(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
     # local: vision (OpenCV, ONNX Runtime) kept out of the other commands' start-up
     from vision.errors import VisionError
 
-    readers = _BoardReaders(load_settings(args.settings).board)
+    readers = _BoardReaders(load_settings(args.settings))
     if args.batch:
         if args.image:
             raise UsageError("--batch reads its images from stdin; give no IMAGE")

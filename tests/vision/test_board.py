@@ -7,6 +7,7 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,7 +15,7 @@ from calibration.geometry import BoardGeometry
 from companion.rules.notation import parse_play
 from companion.rules.position import Position
 from companion.rules.sample import random_positions
-from sim import START, STYLES, Scene, corners_moved, random_scene, render
+from sim import START, STYLES, Scene, corners_moved, nth_roll, random_scene, render
 from tests.test_cli import run
 from tests.vision.scenes import write_board
 from vision.board import PATTERNS, BoardReader, stack_layout, visible_positions
@@ -143,6 +144,29 @@ def test_read_board_json_follows_the_contract(board_files: tuple[Path, Path, Pos
     assert doc["position"] == truth.to_json()
     assert 0.5 <= doc["confidence"] <= 1 and doc["elapsed_ms"] > 0
     assert sum(doc["position"]["white"]) == sum(doc["position"]["black"]) == 15
+
+
+def test_read_board_reads_a_frames_checkers_with_its_dice_painted_out(tmp_path: Path) -> None:
+    # The dice benchmark's wide roll 133 (a black board): its white 2 lies on an empty dark
+    # point, which the board reader alone counts as a dark checker.
+    scene, _, _ = nth_roll(133, 2026, "wide")
+    r = render(scene)
+    assert r.calibration is not None
+    alone = BoardReader(BoardGeometry(r.calibration)).read(r.image)
+    assert (alone.white, alone.black) != (list(scene.white), list(scene.black))
+    cv2.imwrite(str(tmp_path / "frame.png"), r.image)
+    r.calibration.save(tmp_path / "frame.cal.json")
+    out = run(
+        "read-board",
+        str(tmp_path / "frame.png"),
+        "--calibration",
+        str(tmp_path / "frame.cal.json"),
+        "--json",
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["position"] == {"white": list(scene.white), "black": list(scene.black)}
 
 
 def test_read_board_text_draws_the_position(board_files: tuple[Path, Path, Position]) -> None:

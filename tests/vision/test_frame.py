@@ -19,7 +19,14 @@ from vision.board_learn import learn_appearance
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
 from vision.die import DieReading
-from vision.frame import FrameDice, FrameReader, checker_marks, learned_marks, over_checkers
+from vision.frame import (
+    FrameDice,
+    FrameReader,
+    checker_marks,
+    learned_marks,
+    over_checkers,
+    paint_out,
+)
 
 
 def _geo() -> BoardGeometry:
@@ -159,6 +166,54 @@ def test_a_die_read_where_the_starting_position_showed_one_is_the_boards_own_mar
     seen = list(FrameReader(learnt).read_still(thrown.image).dice)
     assert sorted(d.value for d in seen) == sorted([*truth, 2])
     assert roll_verdict(seen, roller, True).reasons
+
+
+def test_a_die_painted_out_takes_the_colour_round_it_and_the_frame_is_left_as_it_was() -> None:
+    scene = Scene(white=START, black=START, image_size=(1280, 720))
+    board = render(scene)
+    x, y = 150.0, 180.0  # on the board between the points' tips, no checker near
+    thrown = render(replace(scene, dice=(Die(5, x, y, angle_deg=20, style="red"),)))
+    assert thrown.calibration is not None
+    geo = BoardGeometry(thrown.calibration)
+    die = _die_at(geo, x, y)
+    before = thrown.image.copy()
+    painted = paint_out(thrown.image, geo, [die], 14.0)
+    assert np.array_equal(thrown.image, before)  # the frame itself untouched
+    (u, v) = (round(c) for c in die.center_px)
+    r = 8  # px: well inside the die
+
+    def patch(im: np.ndarray) -> np.ndarray:
+        return im[v - r : v + r, u - r : u + r].astype(np.float64)
+
+    empty = patch(board.image)  # the same spot without the die
+    assert np.abs(patch(thrown.image) - empty).mean() > 40  # a red die with white pips
+    assert np.abs(patch(painted) - empty).mean() < 12
+    far = (slice(0, 100), slice(0, 100))
+    assert np.array_equal(painted[far], thrown.image[far])  # only round the die
+    assert paint_out(thrown.image, geo, [], 14.0) is thrown.image
+    assert paint_out(thrown.image, geo, [die], 0.0) is thrown.image
+
+
+@pytest.mark.parametrize(
+    ("roll", "style"),
+    [
+        (177, "marble"),  # a red die on a white checker: every checker read black
+        (133, "black-board"),  # a white die on an empty dark point: counted a dark checker
+    ],
+)
+def test_a_frames_checkers_are_read_with_its_dice_painted_out(roll: int, style: str) -> None:
+    # Two of the dice benchmark's wide rolls: boards the checkers' network never saw.
+    scene, _, _ = nth_roll(roll, 2026, "wide")
+    assert scene.style.name == style
+    r = render(scene)
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    unpainted = FrameReader(geo, dice=DiceSettings(paint_mm=0.0)).read_still(r.image).board
+    assert (unpainted.white, unpainted.black) != (scene.white, scene.black)
+    seen = FrameReader(geo).read_still(r.image)
+    assert (seen.board.white, seen.board.black) == (scene.white, scene.black)
+    assert seen.board.confidence >= 0.5
+    assert sorted(d.value for d in seen.dice) == sorted(d.value for d in scene.dice)
 
 
 def test_learned_marks_are_scaled_to_the_spots_compared() -> None:
