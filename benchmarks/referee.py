@@ -16,6 +16,13 @@ the match's .mat with the right score, and the frames per second the referee kee
 with (video decoding included; a still frame like the last one read is not read again).
 Targets (issue 6): every play and roll right; the .mat imported; >= 30 fps.
 
+    .venv/bin/python benchmarks/referee.py --styles wide [--games 5] [--seed 100]
+
+The same on boards of `sim.WIDE_STYLES` (issues 27 and 28: checker sets, boards, bars,
+hinges, shadows and light the networks never saw), each calibrated as a user would: the
+calibration's look learnt on a frame of the starting position (`vision.board_learn`,
+which records the board's own die-like marks too). No floors there: it measures.
+
     .venv/bin/python benchmarks/referee.py --noise [--games 40] [--seed 100]
 
 Under reading noise (issue 32): the same kind of games, told to the referee as readers
@@ -62,7 +69,8 @@ from companion.referee import Referee
 from companion.rules.errors import RulesError
 from companion.rules.mat import export_mat
 from companion.rules.match import Match, MatchRules, Phase
-from sim import film_game, render, write_video
+from sim import START, film_game, render, write_video
+from vision.board_learn import learn_appearance
 from vision.frame import FrameReader
 
 LENGTH = 7
@@ -95,15 +103,20 @@ def gnubg_score(mat: Path) -> str:
     return " ".join(found[-1]) if found else "no score: " + out.stdout[-300:]
 
 
-def run_game(job: tuple[int, int]) -> dict[str, Any]:
+def run_game(job: tuple[int, int, str]) -> dict[str, Any]:
     import cv2
 
     cv2.setNumThreads(1)
-    k, seed = job
-    film = film_game(seed, (1920, 1080), length=LENGTH, illegal_at=5 if k == 0 else None)
+    k, seed, family = job
+    film = film_game(
+        seed, (1920, 1080), length=LENGTH, illegal_at=5 if k == 0 else None, family=family
+    )
     assert film.base is not None
     cal = render(film.base).calibration
     assert cal is not None
+    if family == "wide":  # calibrated as a user would: on the starting position, learnt
+        start = replace(film.base, white=tuple(START), black=tuple(START), dice=())
+        cal = replace(cal, appearance=learn_appearance(render(start).image, cal))
     with tempfile.TemporaryDirectory() as tmp:
         video = Path(tmp) / "game.avi"
         frames = write_video(film, video)
@@ -271,13 +284,20 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--noise", action="store_true", help="reading noise, no video (issue 32)")
     ap.add_argument("--no-floors", action="store_true", help="print the figures only")
+    ap.add_argument(
+        "--styles",
+        choices=("default", "wide"),
+        default="default",
+        help="the boards filmed: wide = styles the networks never saw, each calibrated "
+        "(its look learnt) on its starting position",
+    )
     args = ap.parse_args()
     if args.noise:
         args.games = args.games or 40
         return main_noise(args)
     args.games = args.games or 5
     t0 = time.perf_counter()
-    jobs = [(k, args.seed + k) for k in range(args.games)]
+    jobs = [(k, args.seed + k, args.styles) for k in range(args.games)]
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(run_game, jobs, chunksize=1)
     total_wrong = 0
@@ -302,7 +322,7 @@ def main() -> int:
         f"slowest referee {fps:.0f} fps with {args.workers} games at once (target >= 30); "
         f"{time.perf_counter() - t0:.0f} s"
     )
-    if args.no_floors or (args.games, args.seed) != (5, 100):
+    if args.no_floors or (args.games, args.seed, args.styles) != (5, 100, "default"):
         return 0
     extra = sum(r["n_extra"] for r in results)
     return check({"wrong": total_wrong, "extra": extra}, FLOORS)

@@ -51,9 +51,12 @@ class GameFilm:
     rolls: list[tuple[int, int]] = field(default_factory=list)  # ... and the dice it plays
 
 
-def video_scene(rng: random.Random, image_size: tuple[int, int] = (1920, 1080)) -> Scene:
-    """A board filmed as a table set-up for refereeing should be: filling the frame, sharp."""
-    scene = random_scene(rng, image_size=image_size)
+def video_scene(
+    rng: random.Random, image_size: tuple[int, int] = (1920, 1080), family: str = "default"
+) -> Scene:
+    """A board filmed as a table set-up for refereeing should be: filling the frame, sharp
+    (its style from `family`, as `sim.random_scene` draws it)."""
+    scene = random_scene(rng, image_size=image_size, family=family)
     pose = replace(
         scene.pose,
         fill=rng.uniform(0.88, 0.95),
@@ -150,16 +153,17 @@ def film_game(
     illegal_at: int | None = None,
     max_turns: int = 400,
     scene: Scene | None = None,
+    family: str = "default",
 ) -> GameFilm:
     """A whole game as shots, and the referee's events for it.
 
     `broken_rolls` is the share of rolls first thrown cocked or into the wrong section;
     `illegal_at` the turn (counted from 1) played illegally, if any.
     `scene` films on that board and camera (the games of one match) instead of a
-    random one.
+    random one of the styles of `family` ("default" or "wide": `sim.random_scene`).
     """
     rng = random.Random(seed)
-    base = video_scene(rng, image_size)
+    base = video_scene(rng, image_size, family)
     if scene is not None:
         base = replace(scene, dice=(), white=base.white, black=base.black)
     match = Match(MatchRules(length=length))

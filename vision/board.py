@@ -95,6 +95,15 @@ class PlaceReading:
     confidence: float
     circles: list[tuple[float, float, float]] = field(default_factory=list)  # x_mm, y_mm, score
 
+    def rings(self) -> list[tuple[float, float, float]]:
+        """The rings found that the reading counts as checkers: all of them, or where it
+        counts fewer (the network's count read over the rings': a ring found at an arched
+        point's end, a die's edges closing a circle) the `count` clearest. A ring the
+        reading does not count is no checker to lay a die on or to compare one with."""
+        if self.count >= len(self.circles):
+            return self.circles
+        return sorted(self.circles, key=lambda c: -c[2])[: self.count]
+
 
 @dataclass
 class BoardReading:
@@ -946,13 +955,13 @@ class BoardReader(Counting):
 
     def checkers(self, reading: BoardReading) -> list[tuple[float, float, str | None]]:
         """Where each checker of a reading lies (board mm) and whose it is: the rings found
-        (`PlaceReading.circles`), and where a place holds more checkers than rings were
+        that it counts (`PlaceReading.rings`), and where a place holds more checkers than rings were
         found (those the network counted, ones that lie on one of their colour's points),
         the layout's places for its count (`stack_layout`) that no ring found lies over."""
         out: list[tuple[float, float, str | None]] = []
         places = {p.name: p for p in self.places}
         for p in reading.places:
-            rings = [(c[0], c[1], p.color) for c in p.circles]
+            rings = [(c[0], c[1], p.color) for c in p.rings()]
             out += rings
             if p.count <= len(rings):
                 continue

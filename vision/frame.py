@@ -81,7 +81,7 @@ class FrameReader:
         dice = checker_marks(self.dice, image, self.geo, dice, checkers, radius)
         # On a checker: over a ring found only. A checker known by its place alone may be
         # the die itself, counted by the board's network at a row's end.
-        rings = [(c[0], c[1]) for p in found.places for c in p.circles]
+        rings = [(c[0], c[1]) for p in found.places for c in p.rings()]
         dice = over_checkers(dice, rings, self.geo, radius)
         places = tuple((p.place, float(p.confidence)) for p in found.places)
         board = BoardSeen(tuple(found.white), tuple(found.black), found.confidence, places)

@@ -143,6 +143,25 @@ def test_the_checkers_of_a_reading_are_its_rings_and_the_places_of_those_only_co
     assert board.checkers(BoardReading([0] * 26, [0] * 26, 0.9, [ringed])) == out[:1]
 
 
+def test_only_the_rings_a_reading_counts_are_checkers() -> None:
+    # A ring found at an arched point's end (0.79, just over the rings' bar) on a point the
+    # reading counts bare: a die lying there beside it was called on a checker (the
+    # referee's wide game 0 at its 211th reading, a false reroll call).
+    arch = (57.0, 414.0, 0.79)
+    assert PlaceReading("11", None, 0, 0.4, [arch]).rings() == []
+    pile = [(10.0, 20.0, 0.95), (10.0, 52.0, 0.8), (10.0, 84.0, 1.0)]
+    assert PlaceReading("1", "white", 2, 0.4, pile).rings() == [pile[2], pile[0]]
+    assert PlaceReading("1", "white", 3, 0.9, pile).rings() == pile
+    assert PlaceReading("1", "white", 5, 0.9, pile).rings() == pile  # stacked: more counted
+    geo = _geo()
+    die = _die_at(geo, 58.0, 398.0)
+    board = BoardReader(geo)
+    bare = BoardReading([0] * 26, [0] * 26, 0.4, [PlaceReading("11", None, 0, 0.4, [arch])])
+    assert board.checkers(bare) == []
+    rings = [(c[0], c[1]) for p in bare.places for c in p.rings()]
+    assert not over_checkers([die], rings, geo, board.d_mm / 2)[0].on_checker
+
+
 def test_a_die_read_where_the_starting_position_showed_one_is_the_boards_own_mark() -> None:
     # The dice benchmark's wide roll 118: a hinged bar, a valid roll of two dice; the dice
     # reader reads a hinge as a third die.
