@@ -46,6 +46,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -151,6 +152,56 @@ class _Found:
 
 
 ROW_GAP = 1.5  # pitches from the edge: a point's first checker further out lies alone
+PAINT_REACH = 3  # px: inpainting's reach round each painted pixel (`paint_over`)
+
+
+def _box(
+    shape: tuple[int, ...], x: float, y: float, r: float, pad: float
+) -> tuple[int, int, int, int]:
+    """The pixel box (x0, y0, x1, y1) round a disc, `pad` px wider, within `shape`."""
+    h, w = shape[:2]
+    return (
+        max(0, math.floor(x - r - pad)),
+        max(0, math.floor(y - r - pad)),
+        min(w, math.ceil(x + r + pad) + 1),
+        min(h, math.ceil(y + r + pad) + 1),
+    )
+
+
+def paint_over(view: Image, discs: Sequence[tuple[float, float, float]]) -> Image:
+    """A copy of `view` with each disc (centre x, y and radius, px) painted over from what
+    lies round it (`cv2.inpaint`, Telea): the board's point where a die lies on the board,
+    the checker where it rests on one. A die so painted is never counted as a checker (a
+    white die on an empty dark point was, on black boards) nor read as part of one's
+    colour (a red die on a white checker made every checker black's)."""
+    out = view.copy()
+    for x, y, r in discs:
+        x0, y0, x1, y1 = _box(view.shape, x, y, r, PAINT_REACH + 2)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.circle(mask, (round(x - x0), round(y - y0)), max(1, round(r)), 255, -1)
+        roi = np.ascontiguousarray(out[y0:y1, x0:x1])
+        out[y0:y1, x0:x1] = cv2.inpaint(roi, mask, PAINT_REACH, cv2.INPAINT_TELEA)
+    return out
+
+
+def _smoothed_again(
+    smooth: Image, painted: Image, discs: Sequence[tuple[float, float, float]]
+) -> Image:
+    """`smooth` (the view smoothed, `BoardReader.smooth_lab`) with the pixels that
+    `paint_over` changed smoothed again from `painted`: only round each disc, not the
+    whole view (a Gaussian's reach is 4 sigma)."""
+    out = smooth.copy()
+    reach = math.ceil(4 * SMOOTH_SIGMA)
+    for x, y, r in discs:
+        x0, y0, x1, y1 = _box(painted.shape, x, y, r, PAINT_REACH + 2 + reach)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        blurred = cv2.GaussianBlur(painted[y0:y1, x0:x1], (0, 0), SMOOTH_SIGMA)
+        i0, j0 = min(reach, y1 - y0), min(reach, x1 - x0)
+        out[y0 + i0 : y1 - i0, x0 + j0 : x1 - j0] = blurred[i0 : y1 - y0 - i0, j0 : x1 - x0 - j0]
+    return out
 
 
 class BoardReader(Counting):
@@ -538,22 +589,25 @@ class BoardReader(Counting):
             f.along_d = [along_mm[i] / self.pitch_mm for i in order]
         return found
 
-    def read(self, image: Image, painted: Image | None = None) -> BoardReading:
-        """The checkers of `image`. With `painted` (the same frame with things that are
-        no checkers painted over, `vision.frame.paint_out`: the dice), the rings are
-        found on `image` (a checker a die rests on keeps its rim) and everything else is
-        read on `painted`: the checkers' colours and the network's counts."""
+    def read(self, image: Image, paint: Sequence[tuple[float, float, float]] = ()) -> BoardReading:
+        """The checkers of `image`. `paint`: discs (centre x, y and radius, board mm) of
+        things that are no checkers (the dice: `vision.frame.FrameReader.board_of`),
+        painted over from what lies round them (`paint_over`) in the board view before
+        the checkers' colours and the network's counts are read there; the rings are
+        found on the view as it is (a checker a die rests on keeps its rim)."""
         t0 = time.perf_counter()
         view = self.rectify(image)
         gx, gy, edges = self.edges(view)
         smooth, lab = self.smooth_lab(view)
         if not self.size_settled:
             self._settle_size(edges, gx, gy, smooth, lab)
-        if painted is not None and painted is not image:
-            view = self.rectify(painted)
-            smooth_rings, (smooth, lab) = smooth, self.smooth_lab(view)
-        else:
-            smooth_rings = smooth
+        smooth_rings = smooth
+        if paint:
+            s = self.s.px_per_mm
+            discs = [(*self.to_view(x, y), r * s) for x, y, r in paint]
+            view = paint_over(view, discs)
+            smooth = _smoothed_again(smooth, view, discs)
+            lab = LabView(smooth)
         cmap = self.circle_map(edges)
         found = self._all_circles(cmap, gx, gy, smooth_rings, lab)
         found = self._bar_together(self._opposite_once(found))

@@ -74,7 +74,7 @@ class DiceSettings:
     # `vision.frame.board_marks`): there the last 14 phantom dice went, all hinges.
     bare_alike: float = 0.55
     # On a frame the checkers are read with each die read painted out over this radius
-    # (board mm; `vision.frame.paint_out`; 0: never). 19 mm dice reach 13.4 mm from their
+    # (board mm; `vision.board.paint_over`; 0: never). 19 mm dice reach 13.4 mm from their
     # centre.
     paint_mm: float = 14.0
     # A plain photo (no calibration) is searched at a ladder of scales

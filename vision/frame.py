@@ -99,9 +99,14 @@ class FrameReader:
         return board_marks(self.dice, image, self.geo, dice, self.marks)
 
     def board_of(self, image: Image, dice: Sequence[DieReading]) -> BoardReading:
-        """The checkers of a (colour) frame whose dice were read: read with the dice
-        painted out (`paint_out`), a die being no checker nor part of one."""
-        return self.board.read(image, paint_out(image, self.geo, dice, self.dice.paint_mm))
+        """The checkers of a (colour) frame whose dice were read: read with each die
+        painted over `paint_mm` round its centre (`vision.board.paint_over`), a die being
+        no checker nor part of one."""
+        r = self.dice.paint_mm
+        if not dice or r <= 0:
+            return self.board.read(image)
+        at = self.geo.px_to_mm([d.center_px for d in dice]).tolist()
+        return self.board.read(image, [(x, y, r) for x, y in at])
 
 
 class FrameDice:
@@ -148,41 +153,6 @@ def over_checkers(
         else d
         for d, (x, y) in zip(dice, at.tolist(), strict=True)
     ]
-
-
-def paint_out(
-    image: Image, geo: BoardGeometry, dice: Sequence[DieReading], radius_mm: float
-) -> Image:
-    """The image with each die's disc (`radius_mm` round its centre, board mm) painted over
-    from what lies round it (`cv2.inpaint`): the board's point where the die lies on the
-    board, the checker where it rests on one. The checkers are read so: a die on an empty
-    dark point was counted as a dark checker, a red die on a white checker split the
-    checkers into colours wrongly. The image itself is left as it is."""
-    if not dice or radius_mm <= 0:
-        return image
-    out = image.copy()
-    h, w = image.shape[:2]
-    at = geo.px_to_mm([d.center_px for d in dice]).tolist()
-    for (x, y), d in zip(at, dice, strict=True):
-        ring = geo.mm_to_px(
-            [(x + radius_mm * math.cos(a), y + radius_mm * math.sin(a)) for a in _ANGLES]
-        )
-        r = float(np.linalg.norm(ring - np.asarray(d.center_px), axis=1).max())
-        cx, cy = d.center_px
-        pad = r + _PAINT_PX + 2
-        x0, y0 = max(0, math.floor(cx - pad)), max(0, math.floor(cy - pad))
-        x1, y1 = min(w, math.ceil(cx + pad) + 1), min(h, math.ceil(cy + pad) + 1)
-        if x1 <= x0 or y1 <= y0:
-            continue
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillPoly(mask, [np.round(ring - (x0, y0)).astype(np.int32)], 255)
-        roi = np.ascontiguousarray(out[y0:y1, x0:x1])
-        out[y0:y1, x0:x1] = cv2.inpaint(roi, mask, _PAINT_PX, cv2.INPAINT_TELEA)
-    return out
-
-
-_ANGLES = np.linspace(0, 2 * math.pi, 16, endpoint=False).tolist()
-_PAINT_PX = 3  # inpainting's reach (px) round each painted pixel
 
 
 def learned_marks(marks: Sequence[DiceMark]) -> list[tuple[float, float, Image]]:
@@ -265,4 +235,4 @@ def checker_marks(
 
 
 __all__ = ["FrameDice", "FrameReader", "Reading", "board_marks", "checker_marks", "learned_marks"]
-__all__ += ["over_checkers", "paint_out"]
+__all__ += ["over_checkers"]

@@ -14,7 +14,7 @@ from calibration.geometry import BoardGeometry
 from calibration.schema import DiceMark
 from companion.rules import roll_verdict
 from sim import START, Die, Rendered, Scene, nth_roll, render
-from vision.board import BoardReader, BoardReading, PlaceReading
+from vision.board import BoardReader, BoardReading, PlaceReading, paint_over
 from vision.board_learn import learn_appearance
 from vision.dice import read_dice
 from vision.dice_settings import DiceSettings
@@ -25,7 +25,6 @@ from vision.frame import (
     checker_marks,
     learned_marks,
     over_checkers,
-    paint_out,
 )
 
 
@@ -187,30 +186,27 @@ def test_a_die_read_where_the_starting_position_showed_one_is_the_boards_own_mar
     assert roll_verdict(seen, roller, True).reasons
 
 
-def test_a_die_painted_out_takes_the_colour_round_it_and_the_frame_is_left_as_it_was() -> None:
+def test_a_die_painted_over_takes_the_colour_round_it_and_the_view_is_left_as_it_was() -> None:
     scene = Scene(white=START, black=START, image_size=(1280, 720))
-    board = render(scene)
     x, y = 150.0, 180.0  # on the board between the points' tips, no checker near
     thrown = render(replace(scene, dice=(Die(5, x, y, angle_deg=20, style="red"),)))
     assert thrown.calibration is not None
-    geo = BoardGeometry(thrown.calibration)
-    die = _die_at(geo, x, y)
-    before = thrown.image.copy()
-    painted = paint_out(thrown.image, geo, [die], 14.0)
-    assert np.array_equal(thrown.image, before)  # the frame itself untouched
-    (u, v) = (round(c) for c in die.center_px)
-    r = 8  # px: well inside the die
+    board = BoardReader(BoardGeometry(thrown.calibration))
+    empty, view = board.rectify(render(scene).image), board.rectify(thrown.image)
+    before = view.copy()
+    u, v = board.to_view(x, y)
+    painted = paint_over(view, [(u, v, 14.0 * board.s.px_per_mm)])
+    assert np.array_equal(view, before)  # the view itself untouched
+    r = 4  # px: well inside the die
 
     def patch(im: np.ndarray) -> np.ndarray:
-        return im[v - r : v + r, u - r : u + r].astype(np.float64)
+        return im[round(v) - r : round(v) + r, round(u) - r : round(u) + r].astype(np.float64)
 
-    empty = patch(board.image)  # the same spot without the die
-    assert np.abs(patch(thrown.image) - empty).mean() > 40  # a red die with white pips
-    assert np.abs(patch(painted) - empty).mean() < 12
-    far = (slice(0, 100), slice(0, 100))
-    assert np.array_equal(painted[far], thrown.image[far])  # only round the die
-    assert paint_out(thrown.image, geo, [], 14.0) is thrown.image
-    assert paint_out(thrown.image, geo, [die], 0.0) is thrown.image
+    assert np.abs(patch(view) - patch(empty)).mean() > 40  # a red die with white pips
+    assert np.abs(patch(painted) - patch(empty)).mean() < 12
+    far = (slice(0, 40), slice(0, 40))
+    assert np.array_equal(painted[far], view[far])  # only round the die
+    assert np.array_equal(paint_over(view, []), view)
 
 
 @pytest.mark.parametrize(
