@@ -1009,9 +1009,10 @@ class BoardReader(Counting):
 
     def checkers(self, reading: BoardReading) -> list[tuple[float, float, str | None]]:
         """Where each checker of a reading lies (board mm) and whose it is: the rings found
-        that it counts (`PlaceReading.rings`), and where a place holds more checkers than rings were
-        found (those the network counted, ones that lie on one of their colour's points),
-        the layout's places for its count (`stack_layout`) that no ring found lies over."""
+        that it counts (`PlaceReading.rings`), and where a place holds more checkers than
+        rings were found (those the network counted, ones that lie on one of their
+        colour's points), the layout's places for its count (`stack_layout`) that no ring
+        found lies over."""
         out: list[tuple[float, float, str | None]] = []
         places = {p.name: p for p in self.places}
         for p in reading.places:

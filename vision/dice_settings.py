@@ -74,8 +74,11 @@ class DiceSettings:
     # `vision.frame.board_marks`): there the last 14 phantom dice went, all hinges.
     bare_alike: float = 0.55
     # On a frame the checkers are read with each die read painted out over this radius
-    # (board mm; `vision.board.paint_over`; 0: never). 19 mm dice reach 13.4 mm from their
-    # centre.
+    # (board mm; `vision.board.paint_over`; 0: never): their colours and the board
+    # network's counts, not their rings. 19 mm dice reach 13.4 mm from their centre.
+    # Measured 2026-11-29 (painted in the camera frame, rings read there too): boards exact
+    # on the wide rolls (280, seed 2026) at 9, 11 and 14 mm 272, 277 and 279 (none 269);
+    # with the rings found on the frame unpainted, 280 at 14 mm.
     paint_mm: float = 14.0
     # A plain photo (no calibration) is searched at a ladder of scales
     # (vision.dicenet.plain_scales):

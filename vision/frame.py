@@ -79,8 +79,9 @@ class FrameReader:
         checkers = self.board.checkers(found)
         radius = self.board.d_mm / 2
         dice = checker_marks(self.dice, image, self.geo, dice, checkers, radius)
-        # On a checker: over a ring found only. A checker known by its place alone may be
-        # the die itself, counted by the board's network at a row's end.
+        # On a checker: over a ring found that the reading counts only. A checker known
+        # by its place alone may be the die itself (one the dice reader missed, so not
+        # painted over), counted by the board's network at a row's end.
         rings = [(c[0], c[1]) for p in found.places for c in p.rings()]
         dice = over_checkers(dice, rings, self.geo, radius)
         places = tuple((p.place, float(p.confidence)) for p in found.places)
