@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sim import film_game
+from sim import STYLES, WIDE_STYLES, film_game
 from tests.test_cli import run
 
 
@@ -36,6 +36,15 @@ def test_the_film_has_the_events_a_referee_must_find() -> None:
     assert kinds[0] in ("opening_roll", "reroll")
     assert "illegal_play" in kinds and "play" in kinds and "dice_picked_up" in kinds
     assert sum(s.hand for s in film.shots) > 10  # hands over the board between stills
+
+
+def test_a_film_on_the_wide_styles_is_the_same_game_on_a_board_never_trained_on() -> None:
+    wide = film_game(3, (640, 360), max_turns=7, illegal_at=5, family="wide")
+    plain = film_game(3, (640, 360), max_turns=7, illegal_at=5)
+    assert wide.base is not None and plain.base is not None
+    assert wide.base.style in WIDE_STYLES and plain.base.style in STYLES
+    kinds = [e["type"] for e in wide.truth]
+    assert "illegal_play" in kinds and "play" in kinds
 
 
 def test_the_referee_finds_every_event_of_the_video(film: Path, tmp_path: Path) -> None:
