@@ -199,8 +199,13 @@ def _smoothed_again(
         if x1 <= x0 or y1 <= y0:
             continue
         blurred = cv2.GaussianBlur(painted[y0:y1, x0:x1], (0, 0), SMOOTH_SIGMA)
-        i0, j0 = min(reach, y1 - y0), min(reach, x1 - x0)
-        out[y0 + i0 : y1 - i0, x0 + j0 : x1 - j0] = blurred[i0 : y1 - y0 - i0, j0 : x1 - x0 - j0]
+        # the box's own edges are blurred short of what lies beyond them: not taken, but
+        # where the box meets the view's edge (blurred there as the whole view is)
+        h, w = painted.shape[:2]
+        top, left = (reach if y0 else 0), (reach if x0 else 0)
+        bottom, right = (y1 - y0) - (reach if y1 < h else 0), (x1 - x0) - (reach if x1 < w else 0)
+        if bottom > top and right > left:
+            out[y0 + top : y0 + bottom, x0 + left : x0 + right] = blurred[top:bottom, left:right]
     return out
 
 

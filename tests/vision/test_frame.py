@@ -209,6 +209,22 @@ def test_a_die_painted_over_takes_the_colour_round_it_and_the_view_is_left_as_it
     assert np.array_equal(paint_over(view, []), view)
 
 
+def test_only_round_the_painted_dice_is_the_view_smoothed_again_and_as_the_whole_would_be() -> None:
+    import cv2
+
+    from vision.board import SMOOTH_SIGMA, _smoothed_again
+
+    view = np.random.default_rng(4).integers(0, 256, (100, 120, 3), dtype=np.uint8)
+    smooth = cv2.GaussianBlur(view, (0, 0), SMOOTH_SIGMA)
+    # inside, across the view's edges and corners, and wholly outside it
+    discs = [(60.0, 50.0, 10.0), (-5.0, -5.0, 10.0), (119.6, 99.6, 30.0), (10.0, 90.0, 8.0)]
+    discs.append((-50.0, -50.0, 10.0))
+    painted = paint_over(view, discs)
+    assert (painted != view).any(axis=2).sum() > 1000
+    again = _smoothed_again(smooth, painted, discs)
+    assert np.array_equal(again, cv2.GaussianBlur(painted, (0, 0), SMOOTH_SIGMA))
+
+
 @pytest.mark.parametrize(
     ("roll", "style"),
     [
