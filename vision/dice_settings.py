@@ -33,6 +33,17 @@ class DiceSettings:
     # photos (not trained on) 87.6% right against 87.1%, 30 dice missed against 37, no
     # phantom die more, the board photos the same; at 0.1, 2 phantom dice more.
     detect_min: float = 0.2
+    # On a board, weaker marks from these odds up are read too, and a die is taken from
+    # one only where the reader is sure of it: present, and its value, at odds of
+    # `weak_sure` or more (`vision.dicenet.find_dice`). A white die on a light point of a
+    # black board, a case the networks were not trained on, was marked at 0.17-0.2 and
+    # read at 1.0: missed, it was a false reroll call (`dice_count`) in the referee's wide
+    # game 2. Measured 2026-11-29: at 0.1 with the reader's usual bars, the wide rolls'
+    # phantom dice went 14 -> 99 and their false rerolls 4 -> 15 of 80; with `weak_sure`
+    # 0.99 no die, phantom die or verdict changed on the wide, left-out, learnt and
+    # default rolls.
+    detect_weak: float = 0.1
+    weak_sure: float = 0.99
     # At most this many marks (the strongest) are read: a bound on a frame's time, not a
     # filter. Checkers with letters, numbers or highlights are marked too (the reader
     # rejects them), up to 33 marks a frame on the wide styles, 2-4 on the default boards.
@@ -106,6 +117,8 @@ LIMITS = {  # what the reader can work with (a size of 0 divides by it, a step o
     "read_px": (8, 1024),
     "read_shift_px": (0.0, 1000.0),
     "detect_min": (0.0, 1.0),
+    "detect_weak": (0.0, 1.0),
+    "weak_sure": (0.0, 1.0),
     "marks_max": (0, 1000),
     "again_mm": (0.0, 1000.0),
     "present_min": (0.0, 1.0),

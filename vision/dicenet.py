@@ -250,11 +250,15 @@ def _sigmoid(x: Floats) -> Floats:
     return np.asarray(1.0 / (1.0 + np.exp(-x)), np.float32)
 
 
-def detect(cfg: DiceSettings, view_image: Image, view: View) -> list[tuple[float, float, float]]:
-    """Where the detector marks dice on a board view: (x_mm, y_mm, odds), strongest first."""
+def detect(
+    cfg: DiceSettings, view_image: Image, view: View, floor: float | None = None
+) -> list[tuple[float, float, float]]:
+    """Where the detector marks dice on a board view: (x_mm, y_mm, odds), strongest first;
+    marks from odds of `detect_min` (or `floor`) up."""
     out = run_network("dice_detector.onnx", blob([view_image]))[0]
     heat = _sigmoid(out[0])
-    peaks = (heat >= cfg.detect_min) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    least = cfg.detect_min if floor is None else floor
+    peaks = (heat >= least) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     marks = []
     for row, col in zip(*np.nonzero(peaks), strict=True):
         dx, dy = _sigmoid(out[1:3, row, col])
@@ -322,9 +326,11 @@ def _turned_values(
 def find_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[NetDie]:
     """Every die on the board and its margin: marked by the detector, read where marked
     (again where its centre proved further off than `again_mm`), one per place, and only
-    where the reader reads its face (`value_min`: a mark with no face read is no die)."""
+    where the reader reads its face (`value_min`: a mark with no face read is no die).
+    A weak mark (odds from `detect_weak` to `detect_min`) is a die only where the reader
+    is sure of it (`weak_sure`): a white die on a light point, faintly marked."""
     view = board_frame(geo, cfg.detect_px_per_mm, cfg.margin_mm)
-    marks = detect(cfg, warp(image, geo, view), view)
+    marks = detect(cfg, warp(image, geo, view), view, min(cfg.detect_min, cfg.detect_weak))
     marks = marks[: cfg.marks_max]
     dice, squares = read_at(cfg, image, geo, [(x, y) for x, y, _ in marks])
     again = [
@@ -335,9 +341,12 @@ def find_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[NetDi
     )
     for k, d, square in zip(again, dice_again, squares_again, strict=True):
         dice[k], squares[k] = d, square
+    weak = {k for k, m in enumerate(marks) if m[2] < cfg.detect_min}
     kept: list[int] = []  # of dice, the surest first
     for k in sorted(range(len(dice)), key=lambda k: -dice[k].present):
         d = dice[k]
+        if k in weak and d.present < cfg.weak_sure:
+            continue
         if d.present >= cfg.present_min and all(
             math.dist((d.x_mm, d.y_mm), (dice[j].x_mm, dice[j].y_mm)) > cfg.apart_mm for j in kept
         ):
@@ -345,7 +354,12 @@ def find_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[NetDi
     # Each die's value read turned in the square it was read in: one whose centre lies
     # within `again_mm` of the die's (as the reader was trained: round a die's mark).
     _read_turned(cfg, [dice[k] for k in kept], [squares[k] for k in kept], read=True)
-    return [dice[k] for k in kept if _face_read(cfg, dice[k].values)]
+    return [
+        dice[k]
+        for k in kept
+        if _face_read(cfg, dice[k].values)
+        and (k not in weak or float(dice[k].values.max()) >= cfg.weak_sure)
+    ]
 
 
 def _face_read(cfg: DiceSettings, values: Floats) -> bool:
