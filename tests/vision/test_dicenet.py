@@ -385,7 +385,9 @@ def test_a_die_marked_weaker_than_many_checkers_is_still_read(
     image, geo = _die_alone(Die(5, 200.0, 150.0, angle_deg=10, style="white", size_mm=16))
     (mark,) = [m for m in vision.dicenet.detect(CFG, *_view(image, geo)) if m[2] > 0.5]
 
-    def crowded(cfg: DiceSettings, image: np.ndarray, view: Any) -> list[Any]:
+    def crowded(
+        cfg: DiceSettings, image: np.ndarray, view: Any, floor: float | None = None
+    ) -> list[Any]:
         # 20 strong marks on the empty surface, far from the die, then the die's, weaker
         decoys = [(40.0 + 20 * (k % 10), 330.0 + 40 * (k // 10), 0.9) for k in range(20)]
         return [*decoys, (mark[0], mark[1], 0.3)]
