@@ -115,7 +115,7 @@ def run_game(job: tuple[int, int, str]) -> dict[str, Any]:
     cal = render(film.base).calibration
     assert cal is not None
     if family == "wide":  # calibrated as a user would: on the starting position, learnt
-        start = replace(film.base, white=tuple(START), black=tuple(START), dice=())
+        start = replace(film.base, white=START, black=START, dice=())
         cal = replace(cal, appearance=learn_appearance(render(start).image, cal))
     with tempfile.TemporaryDirectory() as tmp:
         video = Path(tmp) / "game.avi"

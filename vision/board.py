@@ -194,6 +194,7 @@ def _smoothed_again(
     whole view (a Gaussian's reach is 4 sigma)."""
     out = smooth.copy()
     reach = math.ceil(4 * SMOOTH_SIGMA)
+    h, w = painted.shape[:2]
     for x, y, r in discs:
         x0, y0, x1, y1 = _box(painted.shape, x, y, r, PAINT_REACH + 2 + reach)
         if x1 <= x0 or y1 <= y0:
@@ -201,7 +202,6 @@ def _smoothed_again(
         blurred = cv2.GaussianBlur(painted[y0:y1, x0:x1], (0, 0), SMOOTH_SIGMA)
         # the box's own edges are blurred short of what lies beyond them: not taken, but
         # where the box meets the view's edge (blurred there as the whole view is)
-        h, w = painted.shape[:2]
         top, left = (reach if y0 else 0), (reach if x0 else 0)
         bottom, right = (y1 - y0) - (reach if y1 < h else 0), (x1 - x0) - (reach if x1 < w else 0)
         if bottom > top and right > left:

@@ -162,15 +162,15 @@ def learned_marks(marks: Sequence[DiceMark]) -> list[tuple[float, float, Image]]
     side = round(BARE_SIZES_MM[-1] * BARE_PX_PER_MM)
     out = []
     for m in marks:
-        spot = np.frombuffer(m.grey, np.uint8).reshape(m.side, m.side)
+        grey = np.frombuffer(m.grey, np.uint8).reshape(m.side, m.side)
         if m.px_per_mm != BARE_PX_PER_MM:
             n = max(1, round(m.side * BARE_PX_PER_MM / m.px_per_mm))
-            spot = np.asarray(cv2.resize(spot, (n, n), interpolation=cv2.INTER_AREA), np.uint8)
-        if spot.shape[0] < side:  # a smaller spot: the rest edge-padded
-            lo = (side - spot.shape[0]) // 2
-            spot = np.pad(spot, (lo, side - spot.shape[0] - lo), mode="edge")
-        lo = (spot.shape[0] - side) // 2
-        out.append((m.x_mm, m.y_mm, np.ascontiguousarray(spot[lo : lo + side, lo : lo + side])))
+            grey = np.asarray(cv2.resize(grey, (n, n), interpolation=cv2.INTER_AREA), np.uint8)
+        if grey.shape[0] < side:  # a smaller spot: the rest edge-padded
+            lo = (side - grey.shape[0]) // 2
+            grey = np.pad(grey, (lo, side - grey.shape[0] - lo), mode="edge")
+        lo = (grey.shape[0] - side) // 2
+        out.append((m.x_mm, m.y_mm, np.ascontiguousarray(grey[lo : lo + side, lo : lo + side])))
     return out
 
 
