@@ -56,6 +56,15 @@ FRAME_COLOUR = 14.0  # Lab distance within which two sides' outside bands are on
 SAME = 0.015  # of the width: the frame's inner edge and the points' layout agree within this
 CLEARLY_BETTER = 1.5  # a layout elsewhere must score this much more than one at that edge
 UNAMBIGUOUS = 1.15  # and this much more than the best layout elsewhere than itself
+EDGE_CLEAR = 0.02  # of the surface's width: its corners at least this far inside the image
+NOT_IN_VIEW = (
+    "the board is not fully in view: move the camera up or back until some frame or table "
+    "shows beyond the playing surface on every side"
+)
+OBLIQUE = (
+    "the board looks too oblique: mount the camera above the board's middle, within about "
+    "15 degrees of vertical"
+)
 
 
 class BoardNotFound(CalibrationError):
@@ -125,13 +134,6 @@ def _outline(region: NDArray[np.uint8]) -> FloatArray:
         raise BoardNotFound(
             "no board found: is the whole board in view, filling a good part of the image?"
         )
-    margin = int(BORDER * max(h, w)) + 2
-    ys, xs = np.nonzero(region)
-    if xs.min() < margin or ys.min() < margin or xs.max() >= w - margin or ys.max() >= h - margin:
-        raise BoardNotFound(
-            "the board is not fully in view: move the camera up or back until some table "
-            "shows on every side"
-        )
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contour = np.concatenate(contours)
     hull = cv2.convexHull(contour)
@@ -163,6 +165,33 @@ def _outline(region: NDArray[np.uint8]) -> FloatArray:
             raise BoardNotFound("no four-sided board outline found: is the whole board in view?")
         corners.append(c1 + u1 * np.linalg.solve(jac, c2 - c1)[0])
     return clockwise(np.array(corners))
+
+
+def _cut(region: NDArray[np.uint8]) -> bool:
+    """Whether the board runs off the image (its region reaches GrabCut's border band): a
+    stream's frame cut at the top, a case wider than the picture. Its outline's side there
+    is the image's edge, not the board's."""
+    h, w = region.shape
+    margin = int(BORDER * max(h, w)) + 2
+    ys, xs = np.nonzero(region)
+    return bool(
+        xs.min() < margin or ys.min() < margin or xs.max() >= w - margin or ys.max() >= h - margin
+    )
+
+
+def _in_view(corners: FloatArray, shape: tuple[int, ...]) -> bool:
+    """Whether the surface's corners lie at least EDGE_CLEAR of its width inside the image:
+    its edge is seen with some frame beyond it (the sub-pixel step, `_precise`, looks 1.2%
+    of the width out)."""
+    h, w = shape[:2]
+    clear = EDGE_CLEAR * _width(corners)
+    xs, ys = corners[:, 0], corners[:, 1]
+    return bool(
+        xs.min() >= clear
+        and ys.min() >= clear
+        and xs.max() <= w - 1 - clear
+        and ys.max() <= h - 1 - clear
+    )
 
 
 def _too_oblique(quad: FloatArray) -> bool:
@@ -381,12 +410,15 @@ def find_board(image: Image) -> Detection:
     lab = _lab(small)
     if float(lab[..., 0].mean()) * 100 / 255 < DARK:
         raise BoardNotFound("the image is too dark: light the table or open the camera's exposure")
-    outline = _outline(_board_region(small))
-    if _too_oblique(outline):
-        raise BoardNotFound(
-            "the board looks too oblique: mount the camera above the board's middle, "
-            "within about 15 degrees of vertical"
-        )
+    region = _board_region(small)
+    outline = _outline(region)
+    # A board running off the image (a stream's frame cut at the top, an open case wider
+    # than the picture) is searched all the same: what must be in view is the playing
+    # surface, with some frame beyond it, judged on the surface found. Its outline's slant
+    # says nothing then (one side is the image's edge): the surface's is judged instead.
+    cut = _cut(region)
+    if not cut and _too_oblique(outline):
+        raise BoardNotFound(OBLIQUE)
     # The frame's inner edge, then the points' layout, searched within the outline and
     # refined from that edge: where they agree, or differ and the layout is the edge's own
     # (refined from it) or fits clearly better, the layout wins if it is unambiguous.
@@ -398,7 +430,14 @@ def find_board(image: Image) -> Detection:
     except BoardNotFound as e:
         failure = e
     found = layout_fit.fit(small, [outline], [] if inner is None else [inner])
-    if found is not None and _layout_wins(found, inner, small.shape[:2]):
+    wins = found is not None and _layout_wins(found, inner, small.shape[:2])
+    if cut and (
+        inner is None or found is None or not layout_fit.near(inner, found.best.quad, SAME)
+    ):
+        # Cut by the image's edge, the outline is no help: only a surface on which the
+        # frame's inner edge and the points' layout agree is taken.
+        raise BoardNotFound(NOT_IN_VIEW)
+    if found is not None and wins:
         inner, score = clockwise(found.best.quad), found.best.score
     elif found is not None and inner is not None and _layout_elsewhere(found):
         raise BoardNotFound(
@@ -407,7 +446,11 @@ def find_board(image: Image) -> Detection:
         )
     if inner is None:
         assert failure is not None
-        raise failure
+        raise BoardNotFound(NOT_IN_VIEW) if cut else failure
+    if cut and not _in_view(inner / scale, image.shape):
+        raise BoardNotFound(NOT_IN_VIEW)
+    if cut and _too_oblique(inner):
+        raise BoardNotFound(OBLIQUE)
     # the sub-pixel step in BGR, not Lab: blur blends the two sides' camera values linearly,
     # and Lab's lightness curve would pull the half-way point towards the darker side
     corners = _precise(image.astype(np.float32), inner / scale)
