@@ -116,9 +116,17 @@ def main() -> int:
     parser.add_argument(
         "--cut", action="store_true", help="each image cut at one side, the frame out of view"
     )
+    parser.add_argument(
+        "--styles",
+        choices=["default", "wide"],
+        default="default",
+        help="wide: the boards of sim.WIDE_STYLES (raised bars, hinges, shiny checkers)",
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    jobs = [(i, random_scene(rng), args.seed, args.cut) for i in range(args.boards)]
+    jobs = [
+        (i, random_scene(rng, family=args.styles), args.seed, args.cut) for i in range(args.boards)
+    ]
     results = []
     with multiprocessing.Pool(args.workers) as pool:
         for k, result in enumerate(pool.imap(measure, jobs), 1):
@@ -139,7 +147,10 @@ def main() -> int:
     off = sum(0.01 < e < 1.0 for e in found_errors)  # found, but more than 1% off
     auto_right = int(sum(col("auto_right")))
     cut = ", each cut at one side, the frame out of view" if args.cut else ""
-    print(f"calibration benchmark: {n} rendered 1920x1080 boards (seed {args.seed}){cut}")
+    print(
+        f"calibration benchmark: {n} rendered 1920x1080 boards (seed {args.seed}, "
+        f"{args.styles} styles){cut}"
+    )
     print(
         f"orientation from the starting position: right {right}/{n} ({right / n:.1%}), "
         f"confident {confident}/{n} ({confident / n:.1%}); "
