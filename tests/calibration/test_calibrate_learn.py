@@ -126,3 +126,24 @@ def test_a_frame_that_is_not_the_starting_position_is_refused_in_one_line(
     assert "appearance" not in json.loads(out.read_text())
     # The file without the block is read as before.
     assert read_board(image, out) == {"white": list(LATE_WHITE), "black": list(LATE_BLACK)}
+
+
+def test_corners_found_automatically_are_checked_by_the_starting_position(
+    tmp_path: Path,
+) -> None:
+    # Found automatically, the corners are taken where the starting position reads on them;
+    # on a frame where it does not (here: a later position) they cannot be checked, nor
+    # named in order, so nothing is written and the line says what to do.
+    scene = Scene(white=START, black=START, pose=CameraPose(yaw_deg=20, tilt_deg=6))
+    image, _ = frame(tmp_path, scene, "start.png")
+    out = tmp_path / "cal.json"
+    result = run("calibrate", str(image), "-o", str(out), timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "learned this board from the starting position" in result.stdout
+    late, _ = frame(tmp_path, replace(scene, white=LATE_WHITE, black=LATE_BLACK), "late.png")
+    refused = tmp_path / "refused.json"
+    result = run("calibrate", str(late), "-o", str(refused), timeout=120)
+    assert result.returncode == 2
+    assert "the starting position does not read on it" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not refused.exists()
