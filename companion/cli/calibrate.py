@@ -257,7 +257,10 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     quad = tuple((float(x), float(y)) for x, y in corners)
     home = args.white_home or "right"
     confident = False  # the orientation read from the starting position
-    if args.white_home is None:
+    # Corners found automatically come in no particular order: even with --white-home given,
+    # which of them is white's far left is read from the starting position.
+    automatic = args.corners is None and not args.markers
+    if args.white_home is None or automatic:
         # local: OpenCV and NumPy stay out of the start-up of the other commands
         from calibration.orient import orient
 
@@ -268,6 +271,7 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
             args.height_mm,
             args.bar_mm,
             camera,
+            white_home=args.white_home,
             white_is=args.white_is,
         )
         confident = found.confident
@@ -281,7 +285,7 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
             print(
                 "could not read the orientation (set up the starting position, or give "
                 "--white-home and the corners in order): used the corners as given, "
-                "white's home on the right",
+                f"white's home on the {home}",
                 file=stdout,
             )
     cal = Calibration(
@@ -294,7 +298,7 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
         camera=camera,
     )
     cal = _learn(image, cal, args.white_is, stdout)
-    if args.corners is None and not args.markers and not confident and cal.appearance is None:
+    if automatic and not confident and cal.appearance is None:
         # Corners found automatically are checked by the starting position: on a board whose
         # points or surface are the frame's colour the search can settle a few percent off,
         # and then neither the orientation nor the checkers read as the start. (On 100

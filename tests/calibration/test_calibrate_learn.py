@@ -140,6 +140,23 @@ def test_corners_found_automatically_are_checked_by_the_starting_position(
     result = run("calibrate", str(image), "-o", str(out), timeout=120)
     assert result.returncode == 0, result.stderr
     assert "learned this board from the starting position" in result.stdout
+    # With --white-home given, which corner is white's far left is still read from it (the
+    # board turned half round: its far left at the picture's bottom right).
+    turned = replace(scene, pose=CameraPose(yaw_deg=200, tilt_deg=6))
+    turned_image, truth = frame(tmp_path, turned, "turned.png")
+    named = tmp_path / "named.json"
+    result = run(
+        "calibrate",
+        str(turned_image),
+        "-o",
+        str(named),
+        "--white-home",
+        scene.white_home,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    corners = np.array(load(named).corners_px)
+    assert np.abs(corners - truth).max() < 0.005 * np.linalg.norm(truth[1] - truth[0])
     late, _ = frame(tmp_path, replace(scene, white=LATE_WHITE, black=LATE_BLACK), "late.png")
     refused = tmp_path / "refused.json"
     result = run("calibrate", str(late), "-o", str(refused), timeout=120)
