@@ -38,9 +38,11 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)
 
 from calibration.detect import BoardNotFound, find_board
-from calibration.orient import orient
+from calibration.orient import Orientation, orient
 from calibration.refine import polish
+from calibration.schema import Calibration
 from sim import Scene, random_scene, render
+from vision.board_learn import NotStartingPosition, learn_appearance
 
 
 def cut_image(
@@ -105,7 +107,26 @@ def measure(job: tuple[int, Scene, int, bool]) -> dict[str, float]:
     out["auto_right"] = float(
         float(np.abs(named - truth).max()) / width <= 0.005 and auto.white_home == home
     )
+    out["start_reads"] = float(auto.confident or _start_reads(image, auto))
     return out
+
+
+def _start_reads(image: np.ndarray, found: Orientation) -> bool:
+    """Whether the checkers read as the starting position on the corners found, as
+    `bgcompanion calibrate` checks corners it found by itself (with its default sizes)."""
+    cal = Calibration(
+        image_size=(image.shape[1], image.shape[0]),
+        corners_px=found.corners,  # type: ignore[arg-type]
+        width_mm=530.0,
+        height_mm=440.0,
+        bar_width_mm=50.0,
+        white_home=found.white_home,  # type: ignore[arg-type]
+    )
+    try:
+        learn_appearance(image, cal, "light")
+    except NotStartingPosition:
+        return False
+    return True
 
 
 def main() -> int:
@@ -172,6 +193,16 @@ def main() -> int:
     print(
         f"automatic calibration (found corners, then orientation): right {auto_right}/{n} "
         f"({auto_right / n:.1%})"
+    )
+    # `calibrate` writes corners it found by itself only where the starting position reads
+    # on them (a confident orientation, or the thirty checkers read as the start)
+    located = [r for r in results if r["find_error"] < 1.0]
+    far = [r for r in located if r["find_error"] > 0.01]
+    close = [r for r in located if r["find_error"] <= 0.01]
+    print(
+        "refused by calibrate's starting-position check: of those found more than 1% off "
+        f"{sum(not r['start_reads'] for r in far)}/{len(far)}, of those within 1% "
+        f"{sum(not r['start_reads'] for r in close)}/{len(close)}"
     )
     return 0
 

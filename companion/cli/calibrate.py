@@ -303,7 +303,7 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
         # points or surface are the frame's colour the search can settle a few percent off,
         # and then neither the orientation nor the checkers read as the start. (On 100
         # rendered boards of the wide styles, 2026-11-29: 13 of the 17 found more than 1%
-        # off were so, and 1 of the 79 found within 1%.) A frame not in the starting
+        # off were so, and 1 of the 80 found within 1%.) A frame not in the starting
         # position cannot name its corners either: they come in no particular order.
         raise CalibrationError(
             "found a board, but the starting position does not read on it: its corners may "
