@@ -41,27 +41,8 @@ from calibration.detect import BoardNotFound, find_board
 from calibration.orient import Orientation, orient
 from calibration.refine import polish
 from calibration.schema import Calibration
-from sim import Scene, random_scene, render
+from sim import Scene, cut_image, random_scene, render
 from vision.board_learn import NotStartingPosition, learn_appearance
-
-
-def cut_image(
-    image: np.ndarray, truth: np.ndarray, side: int, clear: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """`image` cut at `side` (0 top, 1 bottom, 2 left, 3 right) `clear` of the surface's
-    width beyond its corners there, and the corners in the cut image."""
-    width = float(np.linalg.norm(truth[1] - truth[0]))
-    margin = int(clear * width)
-    h, w = image.shape[:2]
-    if side == 0:
-        y = max(0, int(truth[:, 1].min()) - margin)
-        return np.ascontiguousarray(image[y:]), truth - [0, y]
-    if side == 1:
-        return np.ascontiguousarray(image[: min(h, int(truth[:, 1].max()) + margin)]), truth
-    if side == 2:
-        x = max(0, int(truth[:, 0].min()) - margin)
-        return np.ascontiguousarray(image[:, x:]), truth - [x, 0]
-    return np.ascontiguousarray(image[:, : min(w, int(truth[:, 0].max()) + margin)]), truth
 
 
 def measure(job: tuple[int, Scene, int, bool]) -> dict[str, float]:

@@ -36,6 +36,7 @@ from sim.scene import (
     Scene,
     Style,
     corners_moved,
+    cut_image,
     random_scene,
     scene_calibration,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "Style",
     "checker_layout",
     "corners_moved",
+    "cut_image",
     "draw_hand",
     "film_game",
     "nth_roll",

@@ -418,3 +418,23 @@ def corners_moved(cal: Calibration, share: float, rng: np.random.Generator) -> C
     moved = corners + rng.normal(0, share * width / 1.4, corners.shape)
     (a, b), (c, d), (e, f), (g, h) = moved.tolist()
     return replace(cal, corners_px=((a, b), (c, d), (e, f), (g, h)))
+
+
+def cut_image(
+    image: np.ndarray, corners: np.ndarray, side: int, clear: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """`image` cut at `side` (0 top, 1 bottom, 2 left, 3 right) `clear` of the surface's
+    width beyond its `corners` (px) there, and the corners in the cut image: a board whose
+    frame runs off the picture, as a stream's or an open case's wider than the view."""
+    width = float(np.linalg.norm(corners[1] - corners[0]))
+    margin = int(clear * width)
+    h, w = image.shape[:2]
+    if side == 0:
+        y = max(0, int(corners[:, 1].min()) - margin)
+        return np.ascontiguousarray(image[y:]), corners - [0, y]
+    if side == 1:
+        return np.ascontiguousarray(image[: min(h, int(corners[:, 1].max()) + margin)]), corners
+    if side == 2:
+        x = max(0, int(corners[:, 0].min()) - margin)
+        return np.ascontiguousarray(image[:, x:]), corners - [x, 0]
+    return np.ascontiguousarray(image[:, : min(w, int(corners[:, 0].max()) + margin)]), corners

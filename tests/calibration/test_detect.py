@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from calibration.detect import BoardNotFound, find_board
-from sim import START, STYLES, CameraPose, Look, Scene, random_scene, render
+from sim import START, STYLES, CameraPose, Look, Scene, cut_image, random_scene, render
 
 
 def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
@@ -60,45 +60,34 @@ def test_a_board_cut_by_the_image_edge_is_not_fully_in_view() -> None:
         find_board(cut)
 
 
-def cut_at(image: np.ndarray, truth: np.ndarray, side: int, clear: float) -> tuple:
-    """`image` cut at `side` (0 top, 1 bottom, 2 left, 3 right) `clear` of the surface's
-    width beyond its corners there, and the corners in the cut image."""
-    margin = int(clear * float(np.linalg.norm(truth[1] - truth[0])))
-    if side == 0:
-        y = int(truth[:, 1].min()) - margin
-        return np.ascontiguousarray(image[y:]), truth - [0, y]
-    if side == 1:
-        return np.ascontiguousarray(image[: int(truth[:, 1].max()) + margin]), truth
-    if side == 2:
-        x = int(truth[:, 0].min()) - margin
-        return np.ascontiguousarray(image[:, x:]), truth - [x, 0]
-    return np.ascontiguousarray(image[:, : int(truth[:, 0].max()) + margin]), truth
+def start_frame(yaw_deg: float) -> tuple[np.ndarray, np.ndarray]:
+    """A 1280x720 frame of the starting position, and its surface's corners."""
+    r = render(
+        Scene(
+            white=START,
+            black=START,
+            pose=CameraPose(yaw_deg=yaw_deg, fill=0.7),
+            image_size=(1280, 720),
+        )
+    )
+    assert r.raw_corners is not None
+    return r.image, r.raw_corners
 
 
 @pytest.mark.parametrize("side", [0, 1, 2, 3])
 def test_a_board_whose_frame_runs_off_the_image_is_found(side: int) -> None:
     # A stream's frame cut at the top, a case wider than the picture: the surface is in
     # view with 4% of its width of frame beyond it, the rest of the frame is not.
-    r = render(
-        Scene(
-            white=START, black=START, pose=CameraPose(yaw_deg=30, fill=0.7), image_size=(1280, 720)
-        )
-    )
-    assert r.raw_corners is not None
-    cut, truth = cut_at(r.image, r.raw_corners, side, 0.04)
+    image, corners = start_frame(yaw_deg=30)
+    cut, truth = cut_image(image, corners, side, 0.04)
     assert corner_error(find_board(cut).corners, truth) <= 0.005
 
 
 @pytest.mark.parametrize("side", [0, 1, 2, 3])
 def test_a_surface_at_the_image_edge_is_not_fully_in_view(side: int) -> None:
     # 1% of the width beyond the surface: too little frame to see its edge against.
-    r = render(
-        Scene(
-            white=START, black=START, pose=CameraPose(yaw_deg=90, fill=0.7), image_size=(1280, 720)
-        )
-    )
-    assert r.raw_corners is not None
-    cut, _ = cut_at(r.image, r.raw_corners, side, 0.01)
+    image, corners = start_frame(yaw_deg=90)
+    cut, _ = cut_image(image, corners, side, 0.01)
     with pytest.raises(BoardNotFound, match="not fully in view"):
         find_board(cut)
 
