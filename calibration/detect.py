@@ -61,6 +61,11 @@ NOT_IN_VIEW = (
     "the board is not fully in view: move the camera up or back until some frame or table "
     "shows beyond the playing surface on every side"
 )
+CUT_UNSURE = (
+    "the board is not fully in view, and where it runs off the picture its playing surface "
+    "could not be told for sure: move the camera up or back until some table shows on every "
+    "side"
+)
 OBLIQUE = (
     "the board looks too oblique: mount the camera above the board's middle, within about "
     "15 degrees of vertical"
@@ -436,7 +441,7 @@ def find_board(image: Image) -> Detection:
     ):
         # Cut by the image's edge, the outline is no help: only a surface on which the
         # frame's inner edge and the points' layout agree is taken.
-        raise BoardNotFound(NOT_IN_VIEW)
+        raise BoardNotFound(CUT_UNSURE)
     if found is not None and wins:
         inner, score = clockwise(found.best.quad), found.best.score
     elif found is not None and inner is not None and _layout_elsewhere(found):
@@ -446,7 +451,7 @@ def find_board(image: Image) -> Detection:
         )
     if inner is None:
         assert failure is not None
-        raise BoardNotFound(NOT_IN_VIEW) if cut else failure
+        raise failure
     if cut and not _in_view(inner / scale, image.shape):
         raise BoardNotFound(NOT_IN_VIEW)
     if cut and _too_oblique(inner):
