@@ -307,8 +307,8 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
         # position cannot name its corners either: they come in no particular order.
         raise CalibrationError(
             "found a board, but the starting position does not read on it: its corners may "
-            "be off. Set up the starting position and calibrate again, or give the corners "
-            "yourself: --corners x,y,x,y,x,y,x,y"
+            "be off. Set up the starting position and calibrate again, give the corners "
+            "yourself (--corners x,y,x,y,x,y,x,y) or lay the markers (--markers)"
         )
     output = Path(args.output)
     overlay = Path(args.overlay) if args.overlay else output.with_suffix(".overlay.png")
