@@ -49,17 +49,6 @@ def test_an_empty_board_is_found_too() -> None:
     assert corner_error(find_board(r.image).corners, r.raw_corners) <= 0.005
 
 
-def test_a_board_cut_by_the_image_edge_is_not_fully_in_view() -> None:
-    r = render(
-        Scene(
-            white=START, black=START, pose=CameraPose(yaw_deg=90, fill=0.7), image_size=(1280, 720)
-        )
-    )
-    cut = np.ascontiguousarray(r.image[: int(720 * 0.6)])  # the near end is out of view
-    with pytest.raises(BoardNotFound, match="not fully in view"):
-        find_board(cut)
-
-
 def start_frame(yaw_deg: float) -> tuple[np.ndarray, np.ndarray]:
     """A 1280x720 frame of the starting position, and its surface's corners."""
     r = render(
@@ -72,6 +61,13 @@ def start_frame(yaw_deg: float) -> tuple[np.ndarray, np.ndarray]:
     )
     assert r.raw_corners is not None
     return r.image, r.raw_corners
+
+
+def test_a_board_cut_by_the_image_edge_is_not_fully_in_view() -> None:
+    image, _ = start_frame(yaw_deg=90)
+    cut = np.ascontiguousarray(image[: int(720 * 0.6)])  # the near end is out of view
+    with pytest.raises(BoardNotFound, match="not fully in view"):
+        find_board(cut)
 
 
 @pytest.mark.parametrize("side", [0, 1, 2, 3])
@@ -93,27 +89,18 @@ def test_a_surface_at_the_image_edge_is_not_fully_in_view(side: int) -> None:
 
 
 def test_a_dark_image_is_too_dark() -> None:
-    r = render(
-        Scene(
-            white=START, black=START, pose=CameraPose(yaw_deg=90, fill=0.7), image_size=(1280, 720)
-        )
-    )
+    image, _ = start_frame(yaw_deg=90)
     with pytest.raises(BoardNotFound, match="too dark"):
-        find_board((r.image * 0.1).astype(np.uint8))
+        find_board((image * 0.1).astype(np.uint8))
 
 
 def test_a_strongly_oblique_view_is_refused() -> None:
-    r = render(
-        Scene(
-            white=START, black=START, pose=CameraPose(yaw_deg=90, fill=0.7), image_size=(1280, 720)
-        )
-    )
-    assert r.raw_corners is not None
-    h, w = r.image.shape[:2]
+    image, _ = start_frame(yaw_deg=90)
+    h, w = image.shape[:2]
     # squeeze the far edge: as seen from a camera far off vertical
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     dst = np.float32([[w * 0.3, 0], [w * 0.7, 0], [w, h], [0, h]])
-    warped = cv2.warpPerspective(r.image, cv2.getPerspectiveTransform(src, dst), (w, h))
+    warped = cv2.warpPerspective(image, cv2.getPerspectiveTransform(src, dst), (w, h))
     with pytest.raises(BoardNotFound, match="oblique"):
         find_board(warped)
 
