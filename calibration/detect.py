@@ -76,12 +76,26 @@ class BoardNotFound(CalibrationError):
     """The board could not be found; the message says why and what to do."""
 
 
+class AmbiguousBoard(BoardNotFound):
+    """The points' layout fits two places or more about as well: `candidates` (full
+    resolution, clockwise, the best fit first), for the starting position to decide."""
+
+    def __init__(self, message: str, candidates: tuple[FloatArray, ...]) -> None:
+        super().__init__(message)
+        self.candidates = candidates
+
+
 @dataclass(frozen=True)
 class Detection:
     corners: FloatArray  # 4 x 2, full-resolution pixels of the raw image, clockwise
     outline: FloatArray  # the board's outer outline found first, same frame
     score: float  # how clearly a frame-coloured band surrounds the surface (or, where the
     # points' layout placed it, how clearly their edges show: `layout_fit.scores`)
+    # Other places the points' layout fits nearly as well (`layout_fit.ALTERNATIVE`), the
+    # best first, same frame: where the starting position does not read on `corners`, it
+    # may on one of them (a layout a point along, where the points at an end lie under
+    # checkers and the frame is the surface's colour).
+    alternatives: tuple[FloatArray, ...] = ()
 
 
 def _lab(image: Image) -> Lab:
@@ -445,12 +459,17 @@ def find_board(image: Image) -> Detection:
     if found is not None and wins:
         inner, score = clockwise(found.best.quad), found.best.score
     elif found is not None and inner is not None and _layout_elsewhere(found):
-        raise BoardNotFound(
+        raise AmbiguousBoard(
             "found the board, but its points fit two places about as well: trays or a frame "
-            "the colour of the surface?"
+            "the colour of the surface?",
+            _surfaces(image, [found.best, *found.alternatives], scale),
         )
     if inner is None:
         assert failure is not None
+        if found is not None:  # the layout fits, but two places or more about as well
+            raise AmbiguousBoard(
+                str(failure), _surfaces(image, [found.best, *found.alternatives], scale)
+            )
         raise failure
     if cut and not _in_view(inner / scale, image.shape):
         raise BoardNotFound(NOT_IN_VIEW)
@@ -458,5 +477,27 @@ def find_board(image: Image) -> Detection:
         raise BoardNotFound(OBLIQUE)
     # the sub-pixel step in BGR, not Lab: blur blends the two sides' camera values linearly,
     # and Lab's lightness curve would pull the half-way point towards the darker side
-    corners = _precise(image.astype(np.float32), inner / scale)
-    return Detection(clockwise(corners), outline / scale, score)
+    corners = clockwise(_precise(image.astype(np.float32), inner / scale))
+    others: tuple[FloatArray, ...] = ()
+    if found is not None:
+        layouts = [found.best, *found.alternatives]
+        others = tuple(
+            quad
+            for quad in _surfaces(image, layouts, scale)
+            if not layout_fit.near(quad, corners, layout_fit.DISTINCT)
+        )
+    return Detection(corners, outline / scale, score, others)
+
+
+def _surfaces(
+    image: Image, layouts: list[layout_fit.Layout], scale: float
+) -> tuple[FloatArray, ...]:
+    """The layouts' surfaces at full resolution (clockwise, each side's step located as
+    `_precise` does), leaving out any too oblique or not in view."""
+    out = []
+    for layout in layouts:
+        quad = layout.quad / scale
+        if _too_oblique(quad) or not _in_view(quad, image.shape):
+            continue
+        out.append(clockwise(_precise(image.astype(np.float32), quad)))
+    return tuple(out)

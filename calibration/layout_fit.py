@@ -68,6 +68,8 @@ SWEEP = 0.06  # of the width: how far each side is swept along its normal
 MIN_SCORE = 2.0  # a layout scoring less is not taken for the points
 STRAIGHTEN = 0.1  # of the width: how far each end of a base side may move to the clearest line
 SHEAR = 0.1  # of the outline's width: how far a half's bottom row may shift against its top
+NEIGHBOUR_ROUNDS = 2  # times the best layout's neighbours a point off are tried
+ALTERNATIVE = 0.75  # of the best's score: a layout elsewhere scoring so is an alternative
 
 
 @dataclass(frozen=True)
@@ -435,6 +437,9 @@ class Fit:
     at_start: float  # the best score of a layout refined from the starts (0 if none given)
     runner_up: float  # the best score of a layout elsewhere (DISTINCT from the best)
     from_start: bool  # the best was refined from a start (not found by the search)
+    # other places the layout fits at least ALTERNATIVE as well as the best, DISTINCT from it
+    # and from each other, the best first: for the starting position to decide between
+    alternatives: tuple[Layout, ...] = ()
 
 
 def fit(small: Image, frames: list[FloatArray], starts: list[FloatArray]) -> Fit | None:
@@ -467,10 +472,49 @@ def fit(small: Image, frames: list[FloatArray], starts: list[FloatArray]) -> Fit
     best = refined[k]
     if best.score < MIN_SCORE:
         return None
+    # The layout is periodic: where the points at an end lie under checkers and the frame
+    # is the surface's colour (or a point colour is), the layout a point along, or a point
+    # short or long at one end, is a best of its own that the descent does not reach.
+    for _ in range(NEIGHBOUR_ROUNDS):
+        moved = [_descend(grads, n, sweep=False) for n in _neighbours(grads, best)]
+        refined += moved
+        j = max(range(len(moved)), key=lambda i: moved[i].score)
+        if moved[j].score <= best.score + 1e-6:
+            break
+        best, k = moved[j], len(refined) - len(moved) + j
     # a rival is a layout elsewhere; one that differs only by a side moved along its
     # normal (a frame's parallel edge) was weighed against the best by its own sweep
     others = [r.score for r in refined if _rival(r.quad, best.quad)]
-    return Fit(best, at_start, max(others, default=0.0), k < len(from_starts))
+    alternatives: list[Layout] = []
+    for layout in sorted(refined, key=lambda layout: -layout.score):
+        if layout.score < ALTERNATIVE * best.score:
+            break
+        if not any(near(layout.quad, a.quad, DISTINCT) for a in [best, *alternatives]):
+            alternatives.append(layout)
+    return Fit(best, at_start, max(others, default=0.0), k < len(from_starts), tuple(alternatives))
+
+
+def _neighbours(grads: Gradients, layout: Layout) -> list[Layout]:
+    """The layout moved a point along, and with one end moved out or in by a point (the
+    bar's width or the points' taking up the change), at the layout's height."""
+    h = _homographies(layout.quad[None])[0]
+    p = (1 - layout.bar) / 12
+    moves: list[tuple[float, float, float]] = []  # the new ends (canonical u) and bar
+    for step in (-p, p):
+        moves.append((step, 1.0 + step, layout.bar))
+        for u0, u1 in ((-step, 1.0), (0.0, 1.0 + step)):
+            width = u1 - u0
+            moves += [(u0, u1, layout.bar / width), (u0, u1, (width - 12 * p) / width)]
+    out = []
+    for u0, u1, bar in moves:
+        if not BAR_RANGE[0] <= bar <= BAR_RANGE[1]:
+            continue
+        canon = np.array([[u0, 0.0], [u1, 0.0], [u1, 1.0], [u0, 1.0]])
+        quad = _apply(h[None], canon)[0]
+        out.append(
+            Layout(quad, bar, layout.tip, float(scores(grads, quad[None], bar, layout.tip)[0]))
+        )
+    return out
 
 
 def _refined(grads: Gradients, candidates: list[tuple[float, FloatArray]]) -> list[Layout]:

@@ -7,7 +7,7 @@ import json
 import math
 import re
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -163,7 +163,10 @@ def _read_image(args: argparse.Namespace) -> np.ndarray:
 
 def _corners(
     text: str | None, image: np.ndarray, stdout: TextIO, markers: bool = False
-) -> np.ndarray:
+) -> list[np.ndarray]:
+    """The corners to calibrate on: given, from the markers, or found automatically. Found
+    automatically, other places the points' layout fits nearly as well follow the best (the
+    starting position decides, `_choose`)."""
     # local: OpenCV and NumPy stay out of the start-up of the other commands
     import numpy as np
 
@@ -173,22 +176,24 @@ def _corners(
         # local: OpenCV and NumPy stay out of the start-up of the other commands
         from calibration.markers import find_marker_corners
 
-        return find_marker_corners(image)
+        return [find_marker_corners(image)]
     if text is None:
         # local: OpenCV and NumPy stay out of the start-up of the other commands
-        from calibration.detect import BoardNotFound, find_board
+        from calibration.detect import AmbiguousBoard, BoardNotFound, find_board
 
         try:
-            found = find_board(image).corners
+            found = find_board(image)
+        except AmbiguousBoard as e:
+            if not e.candidates:
+                raise CalibrationError(f"{e}{GIVE_CORNERS}") from None
+            raise _Ambiguous(str(e), list(e.candidates)) from None
         except BoardNotFound as e:
-            raise CalibrationError(
-                f"{e} (or give the corners yourself: --corners x,y,x,y,x,y,x,y)"
-            ) from None
+            raise CalibrationError(f"{e}{GIVE_CORNERS}") from None
         print(
-            "found the playing surface at " + ", ".join(f"{x:.1f},{y:.1f}" for x, y in found),
+            "found the playing surface at " + _points(found.corners),
             file=stdout,
         )
-        return np.asarray(found, dtype=np.float64)
+        return [np.asarray(found.corners, dtype=np.float64), *found.alternatives]
     try:
         values = [_decimal(v) for v in text.replace(";", ",").split(",")]
     except argparse.ArgumentTypeError:
@@ -197,7 +202,22 @@ def _corners(
         ) from None
     if len(values) != 8:
         raise CalibrationError(f"--corners: expected 8 numbers (4 corners), got {len(values)}")
-    return np.array(values, np.float64).reshape(4, 2)
+    return [np.array(values, np.float64).reshape(4, 2)]
+
+
+GIVE_CORNERS = " (or give the corners yourself: --corners x,y,x,y,x,y,x,y)"
+
+
+def _points(corners: Any) -> str:
+    return ", ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+
+
+class _Ambiguous(Exception):
+    """Found automatically, the points' layout fits several places about as well."""
+
+    def __init__(self, message: str, candidates: list[np.ndarray]) -> None:
+        super().__init__(message)
+        self.candidates = candidates
 
 
 def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
@@ -242,7 +262,11 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
         args.width_mm, args.height_mm, args.bar_mm, ("--width-mm", "--height-mm", "--bar-mm")
     )
     image = _read_image(args)
-    corners = _corners(args.corners, image, stdout, args.markers)
+    ambiguous: str | None = None
+    try:
+        candidates = _corners(args.corners, image, stdout, args.markers)
+    except _Ambiguous as e:
+        candidates, ambiguous = e.candidates, str(e)
     size = (image.shape[1], image.shape[0])
     camera = None
     if args.lens:
@@ -253,63 +277,31 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
                 f"this one is {size[0]}x{size[1]}"
             )
         k, dist = np.array(camera.matrix), np.array(camera.dist)
-        corners = cv2.undistortPoints(corners.reshape(-1, 1, 2), k, dist, P=k).reshape(4, 2)
-    quad = tuple((float(x), float(y)) for x, y in corners)
-    home = args.white_home or "right"
-    confident = False  # the orientation read from the starting position
+        candidates = [
+            cv2.undistortPoints(c.reshape(-1, 1, 2), k, dist, P=k).reshape(4, 2) for c in candidates
+        ]
     # Corners found automatically come in no particular order: even with --white-home given,
     # which of them is white's far left is read from the starting position.
     automatic = args.corners is None and not args.markers
-    if args.white_home is None or automatic:
-        # local: OpenCV and NumPy stay out of the start-up of the other commands
-        from calibration.orient import orient
-
-        found = orient(
-            image,
-            corners,
-            args.width_mm,
-            args.height_mm,
-            args.bar_mm,
-            camera,
-            white_home=args.white_home,
-            white_is=args.white_is,
-        )
-        confident = found.confident
-        if confident:
-            quad, home = found.corners, found.white_home
+    if automatic:
+        seat = choose_corners(image, candidates, args, camera, ambiguous, stdout)
+    else:
+        seat = _seat(image, candidates[0], args, camera, orient_it=args.white_home is None)
+    if automatic or args.white_home is None:
+        if seat.confident:
             print(
-                f"orientation read from the starting position: white's home on the {home}",
+                "orientation read from the starting position: white's home on the "
+                f"{seat.cal.white_home}",
                 file=stdout,
             )
         else:
             print(
                 "could not read the orientation (set up the starting position, or give "
                 "--white-home and the corners in order): used the corners as given, "
-                f"white's home on the {home}",
+                f"white's home on the {seat.cal.white_home}",
                 file=stdout,
             )
-    cal = Calibration(
-        image_size=size,
-        corners_px=quad,  # type: ignore[arg-type]
-        width_mm=args.width_mm,
-        height_mm=args.height_mm,
-        bar_width_mm=args.bar_mm,
-        white_home=home,
-        camera=camera,
-    )
-    cal = _learn(image, cal, args.white_is, stdout)
-    if automatic and not confident and cal.appearance is None:
-        # Corners found automatically are checked by the starting position: on a board whose
-        # points or surface are the frame's colour the search can settle a few percent off,
-        # and then neither the orientation nor the checkers read as the start. (On 100
-        # rendered boards of the wide styles, 2026-11-29: 13 of the 17 found more than 1%
-        # off were so, and 1 of the 80 found within 1%.) A frame not in the starting
-        # position cannot name its corners either: they come in no particular order.
-        raise CalibrationError(
-            "found a board, but the starting position does not read on it: its corners may "
-            "be off. Set up the starting position and calibrate again, give the corners "
-            "yourself (--corners x,y,x,y,x,y,x,y) or lay the markers (--markers)"
-        )
+    cal = _said(seat, args.white_is, stdout)
     output = Path(args.output)
     overlay = Path(args.overlay) if args.overlay else output.with_suffix(".overlay.png")
     try:
@@ -327,18 +319,127 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     return 0
 
 
-def _learn(image: np.ndarray, cal: Calibration, white_is: str, stdout: TextIO) -> Calibration:
-    """`cal` with this board's look learned from the frame (the appearance block) when the
-    frame shows the starting position; else `cal` as it is, and one line saying why."""
+START_REFUSAL = (
+    "found a board, but the starting position does not read on it: its corners may be off. "
+    "Set up the starting position and calibrate again, give the corners yourself (--corners "
+    "x,y,x,y,x,y,x,y) or lay the markers (--markers)"
+)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A calibration on some corners: the orientation read (or as given) and this board's
+    look learned from the starting position (None: it does not read there, `why`)."""
+
+    cal: Calibration
+    confident: bool  # the orientation was read from the starting position
+    why: str  # why no look was learned ("" if one was)
+
+    @property
+    def reads_as_start(self) -> bool:
+        return self.confident or self.cal.appearance is not None
+
+
+def _seat(
+    image: np.ndarray, corners: np.ndarray, args: argparse.Namespace, camera: Any, orient_it: bool
+) -> Seat:
+    """The calibration on `corners`, its orientation read from the starting position if
+    `orient_it` (else as given), and this board's look learned where that position reads."""
     # local: OpenCV, NumPy and the vision package stay out of the other commands' start-up
-    from calibration.geometry import BoardGeometry
     from vision.board_learn import NotStartingPosition, learn_appearance
 
+    quad = tuple((float(x), float(y)) for x, y in corners)
+    home = args.white_home or "right"
+    likeliest = None  # an orientation read but not for sure
+    if orient_it:
+        from calibration.orient import orient
+
+        found = orient(
+            image,
+            corners,
+            args.width_mm,
+            args.height_mm,
+            args.bar_mm,
+            camera,
+            white_home=args.white_home,
+            white_is=args.white_is,
+        )
+        if found.confident:
+            quad, home = found.corners, found.white_home
+        else:
+            likeliest = (found.corners, found.white_home)
+    cal = Calibration(
+        image_size=(image.shape[1], image.shape[0]),
+        corners_px=quad,  # type: ignore[arg-type]
+        width_mm=args.width_mm,
+        height_mm=args.height_mm,
+        bar_width_mm=args.bar_mm,
+        white_home=home,
+        camera=camera,
+    )
+    if likeliest is not None:
+        # the thirty checkers reading as the start on the likeliest orientation confirm it
+        seated = replace(cal, corners_px=likeliest[0], white_home=likeliest[1])  # type: ignore[arg-type]
+        try:
+            look = learn_appearance(image, seated, args.white_is)
+        except NotStartingPosition:
+            pass
+        else:
+            return Seat(replace(seated, appearance=look), True, "")
     try:
-        look = learn_appearance(image, cal, white_is)
+        look = learn_appearance(image, cal, args.white_is)
     except NotStartingPosition as e:
+        return Seat(cal, likeliest is None and orient_it, str(e))
+    return Seat(replace(cal, appearance=look), likeliest is None and orient_it, "")
+
+
+def choose_corners(
+    image: np.ndarray,
+    candidates: list[np.ndarray],
+    args: argparse.Namespace,
+    camera: Any,
+    ambiguous: str | None,
+    stdout: TextIO,
+) -> Seat:
+    """Of the places the points' layout fits (the best first), the one to calibrate on:
+    corners found automatically are checked by the starting position. On a board whose
+    points or surface are the frame's colour the search can settle a few percent off, or a
+    point along where the points at an end lie under checkers; then neither the orientation
+    nor the checkers read as the start there. (On 100 rendered boards of the wide styles,
+    2026-11-29: 13 of the 17 found more than 1% off were so, and 1 of the 80 found within
+    1%.) The best is taken where the start reads on it; else, or where the layout fits
+    several places about as well (`ambiguous`), the one place of them where it reads, if
+    only one. A frame not in the starting position cannot name its corners either: they
+    come in no particular order."""
+    first = _seat(image, candidates[0], args, camera, orient_it=True)
+    if ambiguous is None and first.reads_as_start:
+        return first
+    seats = [first, *(_seat(image, c, args, camera, orient_it=True) for c in candidates[1:])]
+    reads = [k for k, seat in enumerate(seats) if seat.reads_as_start]
+    if len(reads) == 1:
+        if reads[0] > 0:
+            print(
+                f"the points fit {len(seats)} places about as well; the starting position reads "
+                "on one of them alone: the playing surface at "
+                + _points(seats[reads[0]].cal.corners_px),
+                file=stdout,
+            )
+        return seats[reads[0]]
+    if ambiguous is not None:
+        raise CalibrationError(f"{ambiguous}{GIVE_CORNERS}")
+    raise CalibrationError(START_REFUSAL)
+
+
+def _said(seat: Seat, white_is: str, stdout: TextIO) -> Calibration:
+    """The seat's calibration, with one line on the look learned (the appearance block) or
+    why none was."""
+    # local: OpenCV and NumPy stay out of the other commands' start-up
+    from calibration.geometry import BoardGeometry
+
+    cal, look = seat.cal, seat.cal.appearance
+    if look is None:
         print(
-            f"{e}: no appearance block written (the checker reader finds this board's "
+            f"{seat.why}: no appearance block written (the checker reader finds this board's "
             "colours by itself; calibrate on the starting position for it to learn them)",
             file=stdout,
         )
@@ -363,7 +464,7 @@ def _learn(image: np.ndarray, cal: Calibration, white_is: str, stdout: TextIO) -
             "taken for one. If one is a die, take it off the board and calibrate again.",
             file=stdout,
         )
-    return replace(cal, appearance=look)
+    return cal
 
 
 def _progress(done: int, total: int, name: str, found: bool) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from calibration.schema import load
 from sim import START, STYLES, CameraPose, Scene, nth_roll, render
@@ -164,3 +165,86 @@ def test_corners_found_automatically_are_checked_by_the_starting_position(
     assert "the starting position does not read on it" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert not refused.exists()
+
+
+def test_the_starting_position_chooses_among_the_places_the_points_fit() -> None:
+    """Found automatically, the corners are checked by the starting position: where it does
+    not read on the best place the points fit (a layout a point along, where the points at
+    an end lie under checkers and the frame is the surface's colour), the one other place
+    where it does is taken; where it reads on several, or on none, nothing is."""
+    import argparse
+    import io
+
+    from calibration.geometry import BoardGeometry
+    from calibration.schema import CalibrationError
+    from companion.cli.calibrate import START_REFUSAL, choose_corners
+
+    scene = Scene(white=START, black=START, pose=CameraPose(yaw_deg=20, tilt_deg=6))
+    r = render(scene)
+    assert r.calibration is not None and r.raw_corners is not None
+    truth = r.raw_corners.astype(np.float64)
+    w, h = scene.width_mm, scene.height_mm
+    point = (w - scene.bar_width_mm) / 12
+    along = BoardGeometry(r.calibration).mm_to_px(
+        [(point, 0.0), (w + point, 0.0), (w + point, h), (point, h)]
+    )
+    sizes = argparse.Namespace(
+        width_mm=w, height_mm=h, bar_mm=scene.bar_width_mm, white_home=None, white_is="light"
+    )
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+
+    def chosen(candidates: list[np.ndarray], ambiguous: str | None = None) -> tuple[float, str]:
+        said = io.StringIO()
+        seat = choose_corners(r.image, candidates, sizes, None, ambiguous, said)
+        error = float(np.abs(np.array(seat.cal.corners_px) - truth).max()) / width
+        return error, said.getvalue()
+
+    error, said = chosen([along, truth])
+    assert error < 0.001 and "the starting position reads on one of them alone" in said
+    error, said = chosen([truth, along])
+    assert error < 0.001 and said == ""  # the best reads: taken as it is
+    error, _ = chosen([along, truth], "its points fit two places about as well")
+    assert error < 0.001
+    with pytest.raises(CalibrationError, match="fit two places about as well"):
+        chosen([truth, truth + 0.003 * width], "its points fit two places about as well")
+    with pytest.raises(CalibrationError) as refused:
+        chosen([along])
+    assert str(refused.value) == START_REFUSAL
+
+
+def test_a_board_whose_points_fit_several_places_is_calibrated_where_the_start_reads(
+    tmp_path: Path,
+) -> None:
+    """Dark points on a dark wooden board, its frame the surface's colour, the points at
+    each end under checkers: the points' layout fits a point along about as well as where
+    it lies (`find_board` refuses it alone, naming the places); `calibrate` takes the one
+    place where the starting position reads."""
+    from calibration.detect import AmbiguousBoard, find_board
+    from sim import WIDE_STYLES
+
+    style = next(s for s in WIDE_STYLES if s.name == "dark-gold")
+    scene = Scene(
+        style=style,
+        white=START,
+        black=START,
+        pose=CameraPose(yaw_deg=10, tilt_deg=5),
+        image_size=(1920, 1080),
+        bar_width_mm=40.0,
+        row=5,
+    )
+    image, truth = frame(tmp_path, scene, "start.png")
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+
+    def off(corners: np.ndarray) -> float:
+        return min(float(np.abs(np.roll(corners, -k, 0) - truth).max()) for k in range(4)) / width
+
+    with pytest.raises(AmbiguousBoard) as refused:
+        find_board(cv2.imread(str(image)))
+    errors = sorted(off(c) for c in refused.value.candidates)
+    assert errors[0] < 0.005 and errors[1] > 0.02
+    out = tmp_path / "cal.json"
+    sizes = ["--width-mm", str(scene.width_mm), "--height-mm", str(scene.height_mm)]
+    result = run("calibrate", str(image), "-o", str(out), "--bar-mm", "40", *sizes, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "learned this board from the starting position" in result.stdout
+    assert np.abs(np.array(load(out).corners_px) - truth).max() < 0.005 * width

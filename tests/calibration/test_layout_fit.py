@@ -100,3 +100,28 @@ def test_a_layout_with_one_side_moved_is_no_rival() -> None:
     opposite[[0, 2]] += 0.03 * 600
     assert layout_fit._rival(opposite, best)
     assert not layout_fit._rival(best + 1.0, best)
+
+
+def test_a_layouts_neighbours_lie_a_point_along_or_a_point_longer() -> None:
+    """The layout is periodic: its neighbours are the layout moved a point along the bases,
+    and with one end moved out or in by a point, the bar's width or the points' taking it
+    up."""
+    quad = np.array([[100.0, 100.0], [700.0, 100.0], [700.0, 600.0], [100.0, 600.0]])
+    grads = layout_fit.gradients(np.zeros((700, 800, 3), np.uint8))
+    bar = 0.05  # narrower than a point
+    point = 600 * (1 - bar) / 12
+    moved = layout_fit._neighbours(grads, layout_fit.Layout(quad, bar, 0.41, 0.0))
+    for step in (-point, point):
+        along = quad + np.array([step, 0.0])
+        assert any(np.allclose(n.quad, along) and n.bar == bar for n in moved)
+    right_out = quad.copy()
+    right_out[1:3, 0] += point
+    longer = [n for n in moved if np.allclose(n.quad, right_out)]
+    # the points as wide as before (the bar a point wider), or the bar as wide as before
+    assert sorted(round(n.bar * (600 + point), 6) for n in longer) == sorted(
+        [round(bar * 600 + point, 6), round(bar * 600, 6)]
+    )
+    assert all(layout_fit.BAR_RANGE[0] <= n.bar <= layout_fit.BAR_RANGE[1] for n in moved)
+    # each way: along; each end out or in, the bar or the points taking it up; but no
+    # bar a point narrower than this one
+    assert len(moved) == 2 * (1 + 2 * 2) - 2
