@@ -352,6 +352,7 @@ def _seat(
     home = args.white_home or "right"
     likeliest = None  # an orientation read but not for sure
     if orient_it:
+        # local: OpenCV and NumPy stay out of the start-up of the other commands
         from calibration.orient import orient
 
         found = orient(
