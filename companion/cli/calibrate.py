@@ -409,14 +409,18 @@ def choose_corners(
     nor the checkers read as the start there. (On 100 rendered boards of the wide styles,
     2026-11-29: 13 of the 17 found more than 1% off were so, and 1 of the 80 found within
     1%.) The best is taken where the start reads on it; else, or where the layout fits
-    several places about as well (`ambiguous`), the one place of them where it reads, if
-    only one. A frame not in the starting position cannot name its corners either: they
-    come in no particular order."""
+    several places about as well (`ambiguous`), the one place of them where the thirty
+    checkers read as the start, if only one (where they read on none, the one place where
+    the orientation reads for sure, if only one). A frame not in the starting position
+    cannot name its corners either: they come in no particular order."""
     first = _seat(image, candidates[0], args, camera, orient_it=True)
     if ambiguous is None and first.reads_as_start:
         return first
     seats = [first, *(_seat(image, c, args, camera, orient_it=True) for c in candidates[1:])]
-    reads = [k for k, seat in enumerate(seats) if seat.reads_as_start]
+    # the thirty checkers reading as the start say more than the orientation read for sure
+    reads = [k for k, seat in enumerate(seats) if seat.cal.appearance is not None]
+    if not reads:
+        reads = [k for k, seat in enumerate(seats) if seat.confident]
     if len(reads) == 1:
         if reads[0] > 0:
             print(
