@@ -454,8 +454,11 @@ def find_board(image: Image) -> Detection:
         inner is None or found is None or not layout_fit.near(inner, found.best.quad, SAME)
     ):
         # Cut by the image's edge, the outline is no help: only a surface on which the
-        # frame's inner edge and the points' layout agree is taken.
-        raise BoardNotFound(CUT_UNSURE)
+        # frame's inner edge and the points' layout agree is taken; else the places the
+        # layout fits are named, for the starting position to decide between.
+        if found is None:
+            raise BoardNotFound(CUT_UNSURE)
+        raise AmbiguousBoard(CUT_UNSURE, _surfaces(image, [found.best, *found.alternatives], scale))
     if found is not None and wins:
         inner, score = clockwise(found.best.quad), found.best.score
     elif found is not None and inner is not None and _layout_elsewhere(found):

@@ -126,3 +126,34 @@ def test_a_frame_edge_the_points_fit_clearly_worse_than_elsewhere_is_refused() -
     assert not detect._layout_elsewhere(fit(20.7, 18.3, 19.0))  # the edge's own fits as well
     assert not detect._layout_elsewhere(fit(41.5, 31.1, 8.4))  # unambiguous: the layout wins
     assert not detect._layout_elsewhere(fit(20.7, 18.3, 8.4, from_start=True))
+
+
+def test_a_cut_board_whose_layout_leaves_the_frames_edge_names_the_places_it_fits() -> None:
+    """Cut by the picture's edge, a board is taken only where the frame's inner edge and
+    the points' layout agree. Where the layout fits best a point along (here: 7.6% off),
+    the refusal names the places it fits, for the starting position to decide between
+    (`calibrate` then takes the true one). `benchmarks/calibrate.py --cut`'s board 42."""
+    import argparse
+    import io
+
+    from calibration.detect import CUT_UNSURE, AmbiguousBoard
+    from companion.cli.calibrate import choose_corners
+
+    rng = random.Random(2026)
+    scene = [random_scene(rng) for _ in range(43)][42]
+    r = render(scene)
+    assert r.raw_corners is not None
+    share = float(np.random.default_rng(2026 + 42).uniform(0.025, 0.06))
+    image, truth = cut_image(r.image, r.raw_corners, 42 % 4, share)
+    with pytest.raises(AmbiguousBoard, match="could not be told for sure") as refused:
+        find_board(image)
+    assert str(refused.value) == CUT_UNSURE
+    errors = sorted(corner_error(c, truth) for c in refused.value.candidates)
+    assert errors[0] <= 0.005 and errors[1] > 0.02
+    sizes = argparse.Namespace(
+        width_mm=530.0, height_mm=440.0, bar_mm=50.0, white_home=None, white_is="light"
+    )
+    seat = choose_corners(
+        image, list(refused.value.candidates), sizes, None, CUT_UNSURE, io.StringIO()
+    )
+    assert corner_error(np.array(seat.cal.corners_px), truth) <= 0.005
