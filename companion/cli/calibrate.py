@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 # the other commands start faster without them.
 
 
+DEFAULT_SIZES = (530.0, 440.0, 50.0)  # the playing surface's width and height, the bar's (mm)
+
+
 def add_parsers(sub: Any) -> None:
     cal = sub.add_parser(
         "calibrate",
@@ -70,10 +73,13 @@ def add_parsers(sub: Any) -> None:
         "white player has the darker checkers",
     )
     cal.add_argument(
-        "--width-mm", type=_decimal, default=530.0, help="playing surface width, bar included"
+        "--width-mm",
+        type=_decimal,
+        default=DEFAULT_SIZES[0],
+        help="playing surface width, bar included",
     )
-    cal.add_argument("--height-mm", type=_decimal, default=440.0)
-    cal.add_argument("--bar-mm", type=_decimal, default=50.0)
+    cal.add_argument("--height-mm", type=_decimal, default=DEFAULT_SIZES[1])
+    cal.add_argument("--bar-mm", type=_decimal, default=DEFAULT_SIZES[2])
     cal.add_argument(
         "--lens", help="a lens file from calibrate-lens (corners are then undistorted)"
     )
@@ -326,6 +332,12 @@ START_REFUSAL = (
 )
 
 
+SIZES_HINT = (
+    "; and if the board is not 530 x 440 mm with a 50 mm bar, give its sizes (--width-mm, "
+    "--height-mm, --bar-mm)"
+)
+
+
 @dataclass(frozen=True)
 class Seat:
     """A calibration on some corners: the orientation read (or as given) and this board's
@@ -432,6 +444,10 @@ def choose_corners(
         return seats[reads[0]]
     if ambiguous is not None:
         raise CalibrationError(f"{ambiguous}{GIVE_CORNERS}")
+    if (args.width_mm, args.height_mm, args.bar_mm) == DEFAULT_SIZES:
+        # a board of other proportions read at these may not read as the start (1 of 100
+        # wide rendered boards, 2026-11-29: 492 x 392 mm, a 55 mm bar)
+        raise CalibrationError(START_REFUSAL + SIZES_HINT)
     raise CalibrationError(START_REFUSAL)
 
 

@@ -177,7 +177,7 @@ def test_the_starting_position_chooses_among_the_places_the_points_fit() -> None
 
     from calibration.geometry import BoardGeometry
     from calibration.schema import CalibrationError
-    from companion.cli.calibrate import START_REFUSAL, choose_corners
+    from companion.cli.calibrate import SIZES_HINT, START_REFUSAL, choose_corners
 
     scene = Scene(white=START, black=START, pose=CameraPose(yaw_deg=20, tilt_deg=6))
     r = render(scene)
@@ -209,7 +209,8 @@ def test_the_starting_position_chooses_among_the_places_the_points_fit() -> None
         chosen([truth, truth + 0.003 * width], "its points fit two places about as well")
     with pytest.raises(CalibrationError) as refused:
         chosen([along])
-    assert str(refused.value) == START_REFUSAL
+    # at the default sizes, the line says to give the board's own if it differs
+    assert str(refused.value) == START_REFUSAL + SIZES_HINT
 
 
 def test_a_board_whose_points_fit_several_places_is_calibrated_where_the_start_reads(
