@@ -15,7 +15,10 @@
    (fitted along their whole length and to the points); where they differ (a tray the
    surface's colour beside the points, dark trays in an open case), the layout wins if
    it is the edge's own (refined from it) or fits clearly better; either way only if no
-   other layout fits about as well.
+   other layout fits about as well. The other places the layout fits nearly as well come
+   with the answer (`Detection.alternatives`), or with the refusal where it fits several
+   about as well (`AmbiguousBoard.candidates`): `calibrate` lets the starting position
+   choose between them.
 4. Sub-pixel at full resolution: each side's colour step located at half height
    along its normal, fitted again robustly.
 

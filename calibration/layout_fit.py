@@ -29,9 +29,17 @@ apart than a corner's step), then coordinate descent on the corners, b and t. Th
 search is then run again in the image rectified by the best layout so far, where what
 is left of the outline's lean is gone.
 
+The layout is periodic: where the points at an end lie under checkers and the frame (or
+one point colour) is the surface's colour, the layout a point along, or a point short or
+long at one end, is a best of its own out of the descent's reach. The best layout's such
+neighbours are refined too, and taken where they score better.
+
 A layout elsewhere within a factor of the best's score makes the fit ambiguous
 (`Fit.runner_up`); one that differs from the best only by one side moved along its
-normal does not count: the best's own sweep weighed that side's parallel lines.
+normal does not count: the best's own sweep weighed that side's parallel lines. The
+places scoring at least ALTERNATIVE of the best are kept (`Fit.alternatives`): the
+starting position, which the points alone cannot see, decides between them
+(`companion.cli.calibrate.choose_corners`).
 """
 
 from __future__ import annotations
