@@ -172,7 +172,7 @@ def _corners(
 ) -> list[np.ndarray]:
     """The corners to calibrate on: given, from the markers, or found automatically. Found
     automatically, other places the points' layout fits nearly as well follow the best (the
-    starting position decides, `_choose`)."""
+    starting position decides, `choose_corners`)."""
     # local: OpenCV and NumPy stay out of the start-up of the other commands
     import numpy as np
 
