@@ -347,10 +347,6 @@ class Seat:
     confident: bool  # the orientation was read from the starting position
     why: str  # why no look was learned ("" if one was)
 
-    @property
-    def reads_as_start(self) -> bool:
-        return self.confident or self.cal.appearance is not None
-
 
 def _seat(
     image: np.ndarray, corners: np.ndarray, args: argparse.Namespace, camera: Any, orient_it: bool
@@ -420,17 +416,20 @@ def choose_corners(
     point along where the points at an end lie under checkers; then neither the orientation
     nor the checkers read as the start there. (On 100 rendered boards of the wide styles,
     2026-11-29: 13 of the 17 found more than 1% off were so, and 1 of the 80 found within
-    1%.) The best is taken where the start reads on it; else, or where the layout fits
-    several places about as well (`ambiguous`), the one place of them where the thirty
-    checkers read as the start, if only one (where they read on none, the one place where
-    the orientation reads for sure, if only one). A frame not in the starting position
+    1%.) The best is taken where the thirty checkers read as the start on it. Else, or
+    where the layout fits several places about as well (`ambiguous`), the one place of them
+    where they read as the start, if only one; else the best if the orientation reads on it
+    for sure (and the fit was not ambiguous); else the one place where the orientation
+    reads for sure, if only one. A frame not in the starting position
     cannot name its corners either: they come in no particular order."""
     first = _seat(image, candidates[0], args, camera, orient_it=True)
-    if ambiguous is None and first.reads_as_start:
+    if ambiguous is None and first.cal.appearance is not None:
         return first
     seats = [first, *(_seat(image, c, args, camera, orient_it=True) for c in candidates[1:])]
     # the thirty checkers reading as the start say more than the orientation read for sure
     reads = [k for k, seat in enumerate(seats) if seat.cal.appearance is not None]
+    if ambiguous is None and first.confident and len(reads) != 1:
+        return first  # the orientation reads on the best, the checkers on no one other place
     if not reads:
         reads = [k for k, seat in enumerate(seats) if seat.confident]
     if len(reads) == 1:

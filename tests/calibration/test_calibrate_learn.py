@@ -249,3 +249,54 @@ def test_a_board_whose_points_fit_several_places_is_calibrated_where_the_start_r
     assert result.returncode == 0, result.stderr
     assert "learned this board from the starting position" in result.stdout
     assert np.abs(np.array(load(out).corners_px) - truth).max() < 0.005 * width
+
+
+@pytest.mark.parametrize(
+    ("kinds", "ambiguous", "chosen"),
+    [
+        ("L-", False, 0),  # the checkers read as the start on the best: taken
+        ("cL", False, 1),  # the orientation only on the best, the checkers on one other
+        ("cLL", False, 0),  # ... on two others: the best, on its orientation
+        ("c-", False, 0),
+        ("-L", False, 1),
+        ("-c", False, 1),  # the orientation alone, on one place alone
+        ("L-", True, 0),
+        ("LL", True, None),  # the fit ambiguous and the checkers read on both: refused
+        ("cL", True, 1),
+        ("cc", True, None),
+        ("--", False, None),
+        ("-cc", False, None),
+    ],
+)
+def test_the_place_chosen_by_the_starting_position(
+    monkeypatch: pytest.MonkeyPatch, kinds: str, ambiguous: bool, chosen: int | None
+) -> None:
+    """`choose_corners`' rule: L, the thirty checkers read as the start on a place; c, only
+    the orientation reads for sure; -, neither. The best place comes first."""
+    import argparse
+    import io
+    from types import SimpleNamespace
+
+    from calibration.schema import CalibrationError
+    from companion.cli import calibrate as command
+
+    candidates = [np.full((4, 2), float(k)) for k in range(len(kinds))]
+
+    def seat(image: object, corners: np.ndarray, *rest: object, **named: object) -> object:
+        kind = kinds[int(corners[0, 0])]
+        cal = SimpleNamespace(appearance="look" if kind == "L" else None, corners_px=corners)
+        return SimpleNamespace(cal=cal, confident=kind in "Lc", index=int(corners[0, 0]))
+
+    monkeypatch.setattr(command, "_seat", seat)
+    sizes = argparse.Namespace(width_mm=500.0, height_mm=420.0, bar_mm=45.0)
+    said = "its points fit two places about as well" if ambiguous else None
+    if chosen is None:
+        with pytest.raises(CalibrationError):
+            command.choose_corners(
+                np.zeros((1, 1, 3)), candidates, sizes, None, said, io.StringIO()
+            )
+    else:
+        got = command.choose_corners(
+            np.zeros((1, 1, 3)), candidates, sizes, None, said, io.StringIO()
+        )
+        assert got.index == chosen  # type: ignore[attr-defined]
