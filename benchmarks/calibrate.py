@@ -47,7 +47,7 @@ from calibration.detect import AmbiguousBoard, BoardNotFound, find_board
 from calibration.orient import orient
 from calibration.refine import polish
 from calibration.schema import CalibrationError
-from companion.cli.calibrate import choose_corners
+from companion.cli.calibrate import DEFAULT_SIZES, choose_corners
 from sim import Scene, cut_image, random_scene, render
 
 
@@ -95,8 +95,9 @@ def measure(job: tuple[int, Scene, int, bool]) -> dict[str, float]:
     out["written"] = out["auto_right"] = 0.0
     out["calibrate_error"] = 1.0
     if candidates:
+        width_mm, height_mm, bar_mm = DEFAULT_SIZES
         sizes = argparse.Namespace(
-            width_mm=530.0, height_mm=440.0, bar_mm=50.0, white_home=None, white_is="light"
+            width_mm=width_mm, height_mm=height_mm, bar_mm=bar_mm, white_home=None, white_is="light"
         )
         try:
             seat = choose_corners(image, candidates, sizes, None, ambiguous, io.StringIO())

@@ -452,6 +452,9 @@ def find_board(image: Image) -> Detection:
     except BoardNotFound as e:
         failure = e
     found = layout_fit.fit(small, [outline], [] if inner is None else [inner])
+    # the sub-pixel step in BGR, not Lab: blur blends the two sides' camera values linearly,
+    # and Lab's lightness curve would pull the half-way point towards the darker side
+    bgr = image.astype(np.float32)
     wins = found is not None and _layout_wins(found, inner, small.shape[:2])
     if cut and (
         inner is None or found is None or not layout_fit.near(inner, found.best.quad, SAME)
@@ -461,49 +464,45 @@ def find_board(image: Image) -> Detection:
         # layout fits are named, for the starting position to decide between.
         if found is None:
             raise BoardNotFound(CUT_UNSURE)
-        raise AmbiguousBoard(CUT_UNSURE, _surfaces(image, [found.best, *found.alternatives], scale))
+        raise AmbiguousBoard(CUT_UNSURE, _surfaces(bgr, found, scale))
     if found is not None and wins:
         inner, score = clockwise(found.best.quad), found.best.score
     elif found is not None and inner is not None and _layout_elsewhere(found):
         raise AmbiguousBoard(
             "found the board, but its points fit two places about as well: trays or a frame "
             "the colour of the surface?",
-            _surfaces(image, [found.best, *found.alternatives], scale),
+            _surfaces(bgr, found, scale),
         )
     if inner is None:
         assert failure is not None
         if found is not None:  # the layout fits, but two places or more about as well
-            raise AmbiguousBoard(
-                str(failure), _surfaces(image, [found.best, *found.alternatives], scale)
-            )
+            raise AmbiguousBoard(str(failure), _surfaces(bgr, found, scale))
         raise failure
     if cut and not _in_view(inner / scale, image.shape):
         raise BoardNotFound(NOT_IN_VIEW)
     if cut and _too_oblique(inner):
         raise BoardNotFound(OBLIQUE)
-    # the sub-pixel step in BGR, not Lab: blur blends the two sides' camera values linearly,
-    # and Lab's lightness curve would pull the half-way point towards the darker side
-    corners = clockwise(_precise(image.astype(np.float32), inner / scale))
+    corners = clockwise(_precise(bgr, inner / scale))
     others: tuple[FloatArray, ...] = ()
     if found is not None:
-        layouts = [found.best, *found.alternatives]
         others = tuple(
             quad
-            for quad in _surfaces(image, layouts, scale)
+            for quad in _surfaces(bgr, found, scale)
             if not layout_fit.near(quad, corners, layout_fit.DISTINCT)
         )
     return Detection(corners, outline / scale, score, others)
 
 
 def _surfaces(
-    image: Image, layouts: list[layout_fit.Layout], scale: float
+    bgr: NDArray[np.float32], found: layout_fit.Fit, scale: float
 ) -> tuple[FloatArray, ...]:
-    """The layouts' surfaces at full resolution (clockwise, each side's step located as
-    `_precise` does), leaving out any too oblique or not in view."""
+    """The surfaces of the fit's best layout and its alternatives at full resolution
+    (`bgr`: the image in floats; clockwise, each side's step located as `_precise` does),
+    leaving out any too oblique or not in view."""
     out = []
-    for layout in layouts:
+    for layout in [found.best, *found.alternatives]:
         quad = layout.quad / scale
-        if _too_oblique(quad) or not _in_view(quad, image.shape):
+        if _too_oblique(quad) or not _in_view(quad, bgr.shape):
             continue
-        out.append(clockwise(_precise(image.astype(np.float32), quad)))
+        out.append(clockwise(_precise(bgr, quad)))
     return tuple(out)

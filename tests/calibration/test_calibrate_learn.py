@@ -13,6 +13,7 @@ import pytest
 
 from calibration.schema import load
 from sim import START, STYLES, CameraPose, Scene, nth_roll, render
+from tests.calibration.test_detect import corner_error
 from tests.test_cli import run
 
 # A later position, not symmetric: read with the colours swapped it is another one.
@@ -235,13 +236,9 @@ def test_a_board_whose_points_fit_several_places_is_calibrated_where_the_start_r
     )
     image, truth = frame(tmp_path, scene, "start.png")
     width = float(np.linalg.norm(truth[1] - truth[0]))
-
-    def off(corners: np.ndarray) -> float:
-        return min(float(np.abs(np.roll(corners, -k, 0) - truth).max()) for k in range(4)) / width
-
     with pytest.raises(AmbiguousBoard) as refused:
         find_board(cv2.imread(str(image)))
-    errors = sorted(off(c) for c in refused.value.candidates)
+    errors = sorted(corner_error(c, truth) for c in refused.value.candidates)
     assert errors[0] < 0.005 and errors[1] > 0.02
     out = tmp_path / "cal.json"
     sizes = ["--width-mm", str(scene.width_mm), "--height-mm", str(scene.height_mm)]

@@ -137,7 +137,7 @@ def test_a_cut_board_whose_layout_leaves_the_frames_edge_names_the_places_it_fit
     import io
 
     from calibration.detect import CUT_UNSURE, AmbiguousBoard
-    from companion.cli.calibrate import choose_corners
+    from companion.cli.calibrate import DEFAULT_SIZES, choose_corners
 
     rng = random.Random(2026)
     scene = [random_scene(rng) for _ in range(43)][42]
@@ -150,8 +150,9 @@ def test_a_cut_board_whose_layout_leaves_the_frames_edge_names_the_places_it_fit
     assert str(refused.value) == CUT_UNSURE
     errors = sorted(corner_error(c, truth) for c in refused.value.candidates)
     assert errors[0] <= 0.005 and errors[1] > 0.02
+    width_mm, height_mm, bar_mm = DEFAULT_SIZES
     sizes = argparse.Namespace(
-        width_mm=530.0, height_mm=440.0, bar_mm=50.0, white_home=None, white_is="light"
+        width_mm=width_mm, height_mm=height_mm, bar_mm=bar_mm, white_home=None, white_is="light"
     )
     seat = choose_corners(
         image, list(refused.value.candidates), sizes, None, CUT_UNSURE, io.StringIO()
