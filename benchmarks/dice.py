@@ -74,8 +74,9 @@ REAL = str(shared_data("dice_real_dev"))
 # (the shipped networks of 2026-11), not the targets.
 FLOORS = [
     # Raised from 0.875 with each scale's reading's face judged before the places
-    # (2026-11-29: 91.2%; benchmarks/real.py gives the other real sets).
-    Floor("real photos: dice right", "real/accuracy", at_least=0.91),
+    # (2026-11-29: 91.2%; benchmarks/real.py gives the other real sets), from 0.91 with the
+    # plain photo's scales 1.25 apart (93.2%).
+    Floor("real photos: dice right", "real/accuracy", at_least=0.93),
     Floor("rendered: dice right", "rendered/accuracy", at_least=1.0),
     Floor("rendered: invalid rolls accepted", "rendered/invalid_rolls_accepted", at_most=1),
     Floor("rendered: false reroll rate", "rendered/false_reroll_rate", at_most=0.005),

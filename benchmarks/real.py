@@ -84,8 +84,9 @@ FLOORS = [
     # Raised from 0.875 with the plain photo's dice sized by the surest die with a face
     # read (2026-11-28). Raised from 0.88 with the face rule judging each scale's reading
     # of a die before one a place is kept (2026-11-29: 91.2% right, 67 missed against 116,
-    # 39 wrong against 28).
-    Floor("plain webcam dice right", "dice_real_dev/accuracy", at_least=0.91),
+    # 39 wrong against 28). Raised from 0.91 with the scales 1.25 apart, not 1.5
+    # (`plain_step`, 2026-11-29: 93.2% right, 46 missed against 67).
+    Floor("plain webcam dice right", "dice_real_dev/accuracy", at_least=0.93),
     # Raised from 15 with every place's marks read at each scale it was marked at
     # (`plain_places_max`, 2026-11-28): a die's side face read as a smaller die beside its
     # top face, and a key of the laptop; the same dice right. On the webcam photos tiled
@@ -97,19 +98,24 @@ FLOORS = [
     # Raised to 8 with each reading's face judged before the places (2026-11-29): a mark
     # whose surest reading showed no face but a weaker one at another scale did (three, at
     # the photos' edges); 91.2% right.
-    Floor("plain webcam phantom dice", "dice_real_dev/extra_dice", at_most=8),
+    # Raised to 9 (and the tiled photos' to 14, the phone photos' to 4) with the scales 1.25
+    # apart (2026-11-29): 24, 26 and 3 dice more read right, a phantom die more each, at
+    # the photos' top edge.
+    Floor("plain webcam phantom dice", "dice_real_dev/extra_dice", at_most=9),
     # The networks are fine-tuned on the top-down set: these two pin it, they claim nothing.
     # Lowered from 0.86 and 0 with the reader taught wrong sizes (2026-11-25: 85.7%, one
     # phantom die), which lifted the webcam set it was not trained on from 80.8% to 83.4%.
     # Raised from 0.85 and 1 with places, not marks, capped (2026-11-28: 86.3% -> 95.6%
     # right; 5 phantom dice, an owl on a cloth at the photos' edge among them).
-    # Raised from 0.955 with each reading's face judged before the places (2026-11-29).
-    Floor("plain top-down dice right", "dice_real_topdown_dev/accuracy", at_least=0.96),
-    Floor("plain top-down phantom dice", "dice_real_topdown_dev/extra_dice", at_most=3),
+    # Raised from 0.955 with each reading's face judged before the places (2026-11-29),
+    # from 0.96 with the scales 1.25 apart (97.1%).
+    Floor("plain top-down dice right", "dice_real_topdown_dev/accuracy", at_least=0.97),
+    Floor("plain top-down phantom dice", "dice_real_topdown_dev/extra_dice", at_most=4),
     # The webcam photos tiled three by three (--mosaic): set 2026-11-28; raised from 0.9
-    # with each reading's face judged before the places (2026-11-29: 91.6%).
-    Floor("plain mosaic dice right", f"{MOSAIC}/accuracy", at_least=0.915),
-    Floor("plain mosaic phantom dice", f"{MOSAIC}/extra_dice", at_most=13),
+    # with each reading's face judged before the places (2026-11-29: 91.6%), from 0.915
+    # with the scales 1.25 apart (93.8%).
+    Floor("plain mosaic dice right", f"{MOSAIC}/accuracy", at_least=0.935),
+    Floor("plain mosaic phantom dice", f"{MOSAIC}/extra_dice", at_most=14),
 ]
 DIE_MATCH_MM = 12.0  # a die read within this of a labelled centre is that die
 CORNER_TOLERANCE = 0.01  # of the board's width
