@@ -84,6 +84,18 @@ class DiceSettings:
     # a die read where `calibrate` learned a die-like mark of the board (a hinge, a print:
     # `vision.frame.board_marks`): there the last 14 phantom dice went, all hinges.
     bare_alike: float = 0.55
+    # A die is none where the spot mirroring it about the board's middle (across the line
+    # between the two sides, across the bar, or both) looks the same at every size, flipped,
+    # as a checker's peers must (`vision.frame.mirror_marks`): a board is built symmetric
+    # (hinges on the bar, prints on the surface), and dice thrown land anywhere. For boards
+    # whose marks `calibrate` did not learn (a calibration made without the starting
+    # position, or before the marks were learned). 1.0: never so. Measured 2026-11-29 on the
+    # wide rendered rolls (280, seed 2026), read as frames, boards not learnt: the phantom
+    # dice left (14, all hinges on the bar) correlate 0.96 or more with their mirror spot,
+    # every die right 0.58 or less (a die on a point, its mirror an empty point); on the
+    # board photos every die and cube 0.39 or less, and dices6's hinges, checkers beside
+    # them, 0.30-0.38. 0.77 lies in the middle of that gap.
+    mirror_alike: float = 0.77
     # On a frame the checkers are read with each die read painted out over this radius
     # (board mm; `vision.board.paint_over`; 0: never): their colours and the board
     # network's counts, not their rings. 19 mm dice reach 13.4 mm from their centre.
@@ -138,6 +150,7 @@ LIMITS = {  # what the reader can work with (a size of 0 divides by it, a step o
     "read_turns": (1, 4),
     "turns_below": (0.0, 1.0),
     "bare_alike": (-1.0, 1.0),
+    "mirror_alike": (-1.0, 1.0),
     "paint_mm": (0.0, 100.0),
     "plain_die_px": (1.0, 1024.0),
     "plain_side_min_px": (1.0, 100_000.0),

@@ -26,7 +26,15 @@ from vision.dice_settings import DiceSettings
 from vision.die import DieReading
 from vision.motion import MotionGate, MotionSettings
 from vision.reading import MOVING, BoardSeen, Reading
-from vision.spots import BARE_PEERS, BARE_PX_PER_MM, BARE_SIZES_MM, alike, spot, window
+from vision.spots import (
+    BARE_PEERS,
+    BARE_PX_PER_MM,
+    BARE_SHIFT_MM,
+    BARE_SIZES_MM,
+    alike,
+    spot,
+    window,
+)
 
 Image = NDArray[np.uint8]
 
@@ -95,9 +103,11 @@ class FrameReader:
         return self.board_of(image, self.dice_of(image))
 
     def dice_of(self, image: Image) -> list[DieReading]:
-        """The dice read on a (colour) frame, less the board's own learned marks."""
+        """The dice read on a (colour) frame, less the board's own marks: those learned,
+        and those its mirror shows too."""
         dice = read_dice(self.dice, image, self.geo).dice
-        return board_marks(self.dice, image, self.geo, dice, self.marks)
+        dice = board_marks(self.dice, image, self.geo, dice, self.marks)
+        return mirror_marks(self.dice, image, self.geo, dice)
 
     def board_of(self, image: Image, dice: Sequence[DieReading]) -> BoardReading:
         """The checkers of a (colour) frame whose dice were read: read with each die
@@ -198,6 +208,48 @@ def board_marks(
     return out
 
 
+# A spot's mirror this near the spot itself, or another die read, shows part of that
+# die: a spot and the window it is looked for in, `BARE_SHIFT_MM` wider each way, apart.
+MIRROR_APART_MM = BARE_SIZES_MM[-1] + 2 * BARE_SHIFT_MM
+
+
+def _mirrors(geo: BoardGeometry, x: float, y: float) -> list[tuple[float, float, int]]:
+    """A board point's mirrors about the board's middle: across the line between the two
+    sides, across the bar, and both (a half turn); each with the flip that maps a window
+    there onto the point's own (0: upside down, 1: left to right, -1: both; cv2.flip's)."""
+    w, h = geo.width_mm, geo.height_mm
+    return [(x, h - y, 0), (w - x, y, 1), (w - x, h - y, -1)]
+
+
+def mirror_marks(
+    cfg: DiceSettings, image: Image, geo: BoardGeometry, dice: list[DieReading]
+) -> list[DieReading]:
+    """The dice, less each one whose spot's mirror about the board's middle looks the same,
+    flipped, at every size (`vision.spots.alike` at least `cfg.mirror_alike`): a hinge on
+    the bar, a print on the surface. A board is built symmetric, and a die thrown lands
+    anywhere: its mirror shows the board. A mirror nearer than `MIRROR_APART_MM` to a die
+    read, the die's own (near the board's middle) or another's (dice thrown mirrored), is
+    not compared."""
+    if not dice or cfg.mirror_alike >= 1.0:
+        return dice
+    at = geo.px_to_mm([d.center_px for d in dice]).tolist()
+    out = []
+    for d, (x, y) in zip(dice, at, strict=True):
+        mark = spot(image, geo, x, y)
+        mirrors = [
+            (mx, my, flip)
+            for mx, my, flip in _mirrors(geo, x, y)
+            if all(math.dist((mx, my), a) >= MIRROR_APART_MM for a in at)
+        ]
+        if not any(
+            alike(mark, np.ascontiguousarray(cv2.flip(window(image, geo, mx, my), flip)))
+            >= cfg.mirror_alike
+            for mx, my, flip in mirrors
+        ):
+            out.append(d)
+    return out
+
+
 def checker_marks(
     cfg: DiceSettings,
     image: Image,
@@ -236,4 +288,4 @@ def checker_marks(
 
 
 __all__ = ["FrameDice", "FrameReader", "Reading", "board_marks", "checker_marks", "learned_marks"]
-__all__ += ["over_checkers"]
+__all__ += ["mirror_marks", "over_checkers"]
