@@ -484,23 +484,23 @@ def find_board(image: Image) -> Detection:
         raise BoardNotFound(OBLIQUE)
     corners = clockwise(_precise(bgr, inner / scale))
     others: tuple[FloatArray, ...] = ()
-    if found is not None:
+    if found is not None:  # where the layout won, its best is `corners` already
         others = tuple(
             quad
-            for quad in _surfaces(bgr, found, scale)
+            for quad in _surfaces(bgr, found, scale, best=not wins)
             if not layout_fit.near(quad, corners, layout_fit.DISTINCT)
         )
     return Detection(corners, outline / scale, score, others)
 
 
 def _surfaces(
-    bgr: NDArray[np.float32], found: layout_fit.Fit, scale: float
+    bgr: NDArray[np.float32], found: layout_fit.Fit, scale: float, best: bool = True
 ) -> tuple[FloatArray, ...]:
-    """The surfaces of the fit's best layout and its alternatives at full resolution
-    (`bgr`: the image in floats; clockwise, each side's step located as `_precise` does),
-    leaving out any too oblique or not in view."""
+    """The surfaces of the fit's best layout (unless not `best`) and its alternatives at
+    full resolution (`bgr`: the image in floats; clockwise, each side's step located as
+    `_precise` does), leaving out any too oblique or not in view."""
     out = []
-    for layout in [found.best, *found.alternatives]:
+    for layout in [found.best, *found.alternatives] if best else found.alternatives:
         quad = layout.quad / scale
         if _too_oblique(quad) or not _in_view(quad, bgr.shape):
             continue

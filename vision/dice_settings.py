@@ -92,7 +92,8 @@ class DiceSettings:
     # position, or before the marks were learned). 1.0: never so. Measured 2026-11-29 on the
     # wide rendered rolls (280, seed 2026), read as frames, boards not learnt: the phantom
     # dice left (14, all hinges on the bar) correlate 0.96 or more with their mirror spot,
-    # every die right 0.58 or less (a die on a point, its mirror an empty point); on the
+    # every die right 0.58 or less (one of the two highest, 0.57, a cocked die on a light
+    # point, its mirror that point empty); on the
     # board photos every die and cube 0.39 or less, and dices6's hinges, checkers beside
     # them, 0.30-0.38. 0.77 lies in the middle of that gap.
     mirror_alike: float = 0.77
@@ -122,11 +123,14 @@ class DiceSettings:
     # Dice in one photo are of about one size: a die read more than this many times larger or
     # smaller than the surest die is something else (two checkers side by side look like a 2
     # at the scale where they are a die's size). Each size is known only to the scale it was
-    # found at (`plain_step`, 1.25), so 2: dice of 12 and 19 mm in one photo from above (1.6
-    # times), or dice of one size across a slant's foreshortening (1.3). (3 with a ladder of
-    # 1.5 and the slant and the sizes taken together; with 1.25 and 3, a halved rendered photo
-    # of dice 12 px wide read two checkers side by side at 2.4 times their size as a 2. With
-    # 2: the real plain photos the same but 3 and 1 phantom dice fewer, webcam and tiled.)
+    # found at (`plain_step`, 1.25), and one photo's dice differ either in size (a mixed set
+    # of 12 to 19 mm dice, 1.6 times) or by a slant's foreshortening (one set, 1.3), hardly
+    # both: 1.6 x 1.25 = 2. (3 before 2026-11-29: a ladder 1.5 apart and all three taken
+    # together. Derived again after a halved rendered photo of dice 12 px wide, with the
+    # ladder 1.25 apart and 3, read two checkers side by side, at 2.4 times the dice's size,
+    # as a 2. Real plain photos with 2 against 3: webcam 1,118 dice right against 1,119,
+    # 36 wrong against 37, 9 phantom dice against 12; phone the same; tiled the same dice
+    # right, 14 phantom dice against 15.)
     plain_sizes_apart: float = 2.0
 
     def __post_init__(self) -> None:

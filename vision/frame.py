@@ -235,13 +235,13 @@ def mirror_marks(
     at = geo.px_to_mm([d.center_px for d in dice]).tolist()
     out = []
     for d, (x, y) in zip(dice, at, strict=True):
-        mark = spot(image, geo, x, y)
         mirrors = [
             (mx, my, flip)
             for mx, my, flip in _mirrors(geo, x, y)
             if all(math.dist((mx, my), a) >= MIRROR_APART_MM for a in at)
         ]
-        if not any(
+        mark = spot(image, geo, x, y) if mirrors else None
+        if mark is None or not any(
             alike(mark, np.ascontiguousarray(cv2.flip(window(image, geo, mx, my), flip)))
             >= cfg.mirror_alike
             for mx, my, flip in mirrors

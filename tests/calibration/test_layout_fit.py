@@ -10,12 +10,7 @@ from calibration import layout_fit
 from calibration.detect import find_board
 from calibration.geometry import clockwise
 from sim import START, STYLES, CameraPose, Look, Rendered, Scene, Style, render
-
-
-def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
-    """Largest corner distance as a share of the board's width, over the 4 rotations."""
-    width = float(np.linalg.norm(truth[1] - truth[0]))
-    return min(float(np.abs(np.roll(found, -k, axis=0) - truth).max()) for k in range(4)) / width
+from tests.calibration.test_detect import corner_error
 
 
 def start_board(style: Style, pose: CameraPose) -> Rendered:
