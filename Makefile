@@ -41,6 +41,8 @@ bench: install
 	$(BIN)/python benchmarks/dice.py
 	$(BIN)/python benchmarks/link.py
 	$(BIN)/python benchmarks/board.py
+	$(BIN)/python benchmarks/occlusion.py
+	$(BIN)/python benchmarks/occlusion.py --beside
 	$(BIN)/python benchmarks/referee.py
 	$(BIN)/python benchmarks/referee.py --noise
 	$(BIN)/python benchmarks/real.py
