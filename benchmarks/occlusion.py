@@ -150,7 +150,8 @@ def main() -> int:
     print(
         f"places under something: {len(under)}; read right {sum(not p[2] for p in under)}, "
         f"wrong but unsure {sum(p[2] and not p[3] for p in under)}, "
-        f"wrong with confidence {sum(p[2] and p[3] for p in under)} (target 0)"
+        f"wrong with confidence {sum(p[2] and p[3] for p in under)} (target 0; on the bar "
+        f"{sum(p[2] and p[3] and p[0].startswith('bar') for p in under)})"
     )
     for kind in KINDS:
         mine = [p for p in under if p[1] == kind]
