@@ -45,18 +45,25 @@ class Clutter:
         return cv2.pointPolygonTest(poly, (float(x_mm), float(y_mm)), False) >= 0
 
 
-def _disc(cx: float, cy: float, r: float) -> NDArray[np.float64]:
+def _turned(cx: float, cy: float, dx: Any, dy: Any, turn: float) -> NDArray[np.float64]:
+    """Points given as offsets (mm, floats or arrays) from (cx, cy), turned by `turn`
+    radians about it: N x 2."""
+    c, s = math.cos(turn), math.sin(turn)
+    return np.stack(np.broadcast_arrays(cx + c * dx - s * dy, cy + s * dx + c * dy), axis=-1)
+
+
+def _ellipse(cx: float, cy: float, a: float, b: float, turn: float) -> NDArray[np.float64]:
     t = np.linspace(0, 2 * math.pi, _SAMPLES, endpoint=False)
-    return np.stack([cx + r * np.cos(t), cy + r * np.sin(t)], axis=1)
+    return _turned(cx, cy, a * np.cos(t), b * np.sin(t), turn)
+
+
+def _disc(cx: float, cy: float, r: float) -> NDArray[np.float64]:
+    return _ellipse(cx, cy, r, r, 0.0)
 
 
 def _box(cx: float, cy: float, w: float, h: float, turn: float) -> NDArray[np.float64]:
-    c, s = math.cos(turn), math.sin(turn)
     corners = np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
-    return np.stack(
-        [cx + c * corners[:, 0] - s * corners[:, 1], cy + s * corners[:, 0] + c * corners[:, 1]],
-        axis=1,
-    )
+    return _turned(cx, cy, corners[:, 0], corners[:, 1], turn)
 
 
 def _arm(
@@ -83,13 +90,8 @@ def _arm(
             (sx - px, sy - py),
         ]
     )
-    turn = math.atan2(uy, ux)
-    c, s = math.cos(turn), math.sin(turn)
-    t = np.linspace(0, 2 * math.pi, _SAMPLES, endpoint=False)
     a, b = rng.uniform(55.0, 75.0), rng.uniform(42.0, 52.0)  # the hand, along and across
-    ex, ey = a * np.cos(t), b * np.sin(t)
-    hand = np.stack([hx + c * ex - s * ey, hy + s * ex + c * ey], axis=1)
-    return sleeve, hand
+    return sleeve, _ellipse(hx, hy, a, b, math.atan2(uy, ux))
 
 
 def _random_colour(rng: np.random.Generator, lo: int, hi: int) -> tuple[int, int, int]:
@@ -220,15 +222,11 @@ def draw_clutter(
             paint.cast(outline)
             paint.fill(outline, body)
             paint.shading(outline, 0.3)
-            c, s = math.cos(turn), math.sin(turn)
             for side in (-1, 1):  # two displays and a button above each
-                dx, dy = side * w / 4, h * 0.1
-                paint.fill(
-                    _box(cx + c * dx - s * dy, cy + s * dx + c * dy, w * 0.38, h * 0.42, turn),
-                    (150, 185, 170),
-                )
-                bx, by = side * w / 4, -h * 0.3
-                paint.fill(_disc(cx + c * bx - s * by, cy + s * bx + c * by, h * 0.1), (30, 30, 30))
+                mx, my = _turned(cx, cy, side * w / 4, h * 0.1, turn)
+                paint.fill(_box(mx, my, w * 0.38, h * 0.42, turn), (150, 185, 170))
+                bx, by = _turned(cx, cy, side * w / 4, -h * 0.3, turn)
+                paint.fill(_disc(bx, by, h * 0.1), (30, 30, 30))
             drawn.append(Clutter("clock", _outline(outline)))
         elif kind == "card":
             w, h, turn = (
