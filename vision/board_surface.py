@@ -145,3 +145,67 @@ def _nearest(
     best = cost.sum(axis=(2, 3)).argmin(axis=0)  # per point
     out = dist[best, np.arange(len(best))]
     return np.where(np.isfinite(out), out, np.nan)
+
+
+BAR_ACROSS = 0.35  # the bar sampled across this share of its width either side of its axis
+
+
+def bar_unexplained(
+    lab: NDArray[np.uint8] | LabView,
+    bar_x_mm: tuple[float, float],
+    length_mm: float,
+    circles_mm: NDArray[np.float64],
+    d_mm: float,
+    to_px: tuple[float, float],
+    step_mm: float,
+    tolerance: float,
+) -> float:
+    """The bar's area (mm^2) beyond its checkers that looks unlike the bar.
+
+    The bar has no peers of its colour to be compared with, as a point has. It is one
+    surface along its length, and boards are made symmetric about their middle line: a
+    spot is the bar's own where it looks like the bar's median along its length at that
+    place across it (light falling off along it counts half), or like the spot mirrored
+    across the middle, within a step (a hinge, a print: both made in pairs). A spot whose
+    mirror lies under a checker found has only the median to go by. Whatever lies over
+    the bar beyond that (a cup, a card, an arm, checkers no ring saw) is counted: checkers
+    on the bar are their colour's whichever half they lie in, so the whole bar counts as
+    one. `bar_x_mm` is its left and right side; `lab`, `to_px`, `circles_mm` as in
+    `unexplained_areas`.
+    """
+    s, margin = to_px
+    x0, x1 = bar_x_mm
+    along = np.arange(step_mm / 2, length_mm, step_mm)
+    across = (x0 + x1) / 2 + np.linspace(-BAR_ACROSS, BAR_ACROSS, COLUMNS) * (x1 - x0)
+    h, w = lab.shape[:2]
+    ix = np.clip(np.rint((across[None, :] + margin) * s - 0.5).astype(np.intp), 0, w - 1)
+    iy = np.clip(np.rint((along[:, None] + margin) * s - 0.5).astype(np.intp), 0, h - 1)
+    ix, iy = np.broadcast_arrays(ix, iy)
+    px = lab[iy, ix].astype(np.float64) * np.array([LIGHTNESS_WEIGHT * 100 / 255, 1.0, 1.0])
+    free = np.ones(ix.shape, bool)
+    if len(circles_mm):
+        discs = np.zeros((h, w), np.uint8)
+        for x, y in (circles_mm + margin) * s - 0.5:
+            cv2.circle(discs, (round(x), round(y)), round(0.55 * d_mm * s), 1, -1)
+        free &= discs[iy, ix] == 0
+    if free.sum(axis=0).min() <= MIN_REFERENCES:
+        return 0.0  # checkers all along the bar: nothing of it to judge by
+    values = np.where(free[..., None], px, np.nan)
+    ref = np.nanmedian(values, axis=0)  # per place across, each channel alone
+    unlike = np.linalg.norm(px - ref[None], axis=-1) > tolerance
+    # The mirror of each spot across the middle (samples run end to end, evenly: row i's
+    # mirror is row n-1-i), and the rows a step either side of it: a calibration a
+    # millimetre off moves the middle.
+    mirror = px[::-1]
+    mirror_free = free[::-1]
+    pair = np.full(unlike.shape, False)
+    for shift in (-1, 0, 1):
+        m = np.roll(mirror, shift, axis=0)
+        ok = np.roll(mirror_free, shift, axis=0)
+        if shift == -1:
+            ok[-1] = False
+        elif shift == 1:
+            ok[0] = False
+        pair |= ok & (np.linalg.norm(px - m, axis=-1) <= tolerance)
+    odd = free & unlike & ~pair
+    return float(odd.sum()) * step_mm * float(across[1] - across[0])

@@ -8,6 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -85,3 +86,28 @@ def test_things_beside_the_board_are_no_checkers_and_no_dice(seed: int) -> None:
     assert reading.dice == ()
     assert reading.board is not None
     assert list(reading.board.white) == list(START) == list(reading.board.black)
+
+
+@pytest.mark.parametrize("seed", [5, 8])
+def test_a_thing_over_the_bar_makes_both_sides_bar_unsure(seed: int) -> None:
+    # Two of white's checkers on the bar, then a green cup's side over white's half of it:
+    # the bar reads right without the cup, and with it neither side's bar count is sure
+    # (checkers on the bar are their colour's whichever half they lie in).
+    white = list(START)
+    white[24], white[25] = 0, 2
+    scene = replace(random_scene(random.Random(seed)), white=tuple(white), black=START)
+    r = render(scene)
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    bare = FrameReader(geo).read_still(r.image).board
+    assert bare is not None and list(bare.white) == white
+    assert min(dict(bare.places)[p] for p in ("bar-white", "bar-black")) >= 0.5
+    bar = geo.bar
+    x0, x1 = bar.x0 - 5, bar.x1 + 5
+    y0, y1 = geo.height_mm / 2, geo.height_mm * 0.85
+    outline = geo.mm_to_px([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    image = r.image.copy()
+    cv2.fillConvexPoly(image, np.round(outline).astype(np.int32), (40, 110, 30))
+    covered_board = FrameReader(geo).read_still(image).board
+    assert covered_board is not None
+    assert max(dict(covered_board.places)[p] for p in ("bar-white", "bar-black")) < 0.5

@@ -315,6 +315,7 @@ def test_a_sure_count_over_rings_proved_blind_by_another_place_is_sure(
 
     def surface_as_the_boards() -> None:
         monkeypatch.setattr(vision.board, "unexplained_areas", lambda *a, **k: {})
+        monkeypatch.setattr(vision.board, "bar_unexplained", lambda *a, **k: 0.0)
 
     surface_as_the_boards()
     _without_dark_circles(monkeypatch, {"1"})
@@ -355,7 +356,9 @@ def test_a_sure_bar_count_of_a_colour_proved_blind_and_seen_nowhere_on_the_bar_i
     odds = np.full((PLACES, 16), 0.01 / 15)
     odds[np.arange(PLACES), _counts(white, black)] = 0.99
     monkeypatch.setattr(StripCounter, "odds", lambda self, view, *_: odds)
+    # The surface (points and bar) as the board's: the network's rule alone is judged.
     monkeypatch.setattr(vision.board, "unexplained_areas", lambda *a, **k: {})
+    monkeypatch.setattr(vision.board, "bar_unexplained", lambda *a, **k: 0.0)
     _without_dark_circles(monkeypatch, None)
     reader = BoardReader(BoardGeometry(r.calibration))
     reading = reader.read(r.image)
