@@ -44,6 +44,42 @@ def test_a_checker_between_the_two_colours_is_unsure() -> None:
     assert split_colours(lab, gap_min=20.0).sure[-1] < 0.3
 
 
+@pytest.mark.parametrize(
+    ("light", "dark", "odd", "n_odd"),
+    [
+        ((88.0, 1.0, 8.0), (8.0, 0.0, 0.0), (53.0, 35.0, -44.0), 1),  # cream, dark, purple
+        ((90.0, 0.0, 14.0), (28.0, 17.0, 26.0), (54.0, -47.0, 44.0), 4),  # ivory, brown, green
+    ],
+)
+def test_colours_unlike_both_sets_do_not_take_a_group_of_their_own(
+    light: tuple[float, float, float],
+    dark: tuple[float, float, float],
+    odd: tuple[float, float, float],
+    n_odd: int,
+) -> None:
+    # Rings found on a sleeve over the board, unlike both sets: 2-means gave them one
+    # group and the two sets the other, read as one colour. The sets are the groups, and
+    # the sleeve's rings unsure.
+    rng = np.random.default_rng(2)
+    lab = np.array([light] * 12 + [dark] * 7 + [odd] * n_odd)
+    lab = lab + rng.normal(0, 1, lab.shape)
+    lab = np.concatenate([lab, lab], axis=1)  # a whole median and a most coloured part
+    split = split_colours(lab, gap_min=20.0)
+    assert split.white[:12].all() and not split.white[12:19].any()
+    assert split.sure[:19].min() > 0.9 and split.sure[19:].max() < 0.5
+    assert split.confidence >= 0.9
+
+
+def test_a_lone_checker_of_the_other_set_is_no_odd_colour() -> None:
+    # Late in a bear-off: one light checker, fourteen dark ones, lit and shaded: three
+    # groups, but the lone light one is a set, not a colour unlike both.
+    rng = np.random.default_rng(3)
+    lab = np.array([(88.0, 0.0, 5.0)] + [(20.0, 0.0, 0.0)] * 8 + [(10.0, 0.0, 0.0)] * 6)
+    lab = lab + rng.normal(0, 1, lab.shape)
+    split = split_colours(lab, gap_min=20.0)
+    assert split.white.tolist() == [True] + [False] * 14 and split.sure.min() > 0.9
+
+
 def _with_checkers(base: Scene, light: tuple[int, int, int], dark: tuple[int, int, int]) -> Scene:
     style = replace(base.style, name="custom", light=light, dark=dark)
     return replace(base, style=style)
