@@ -59,6 +59,7 @@ from vision.board_colours import (
     ColourSplit,
     LabView,
     checker_colours,
+    colour_where_none_found,
     known_centres,
     split_colours,
 )
@@ -1014,7 +1015,7 @@ class BoardReader(Counting):
         the board's colour split): for checkers the network counted and the rings did not."""
         colour = np.array([self._first_slot_colour(k, lab)], np.float64)
         centres = split.centres if split.centres is not None else self.colour_centres
-        one = split_colours(colour, self.s.colour_gap_min, centres)
+        one = colour_where_none_found(colour, self.s.colour_gap_min, centres)
         return ("white" if one.white[0] else "black"), float(one.sure[0])
 
     def checkers(self, reading: BoardReading) -> list[tuple[float, float, str | None]]:

@@ -237,3 +237,28 @@ def _nearest_of(x: NDArray[np.float64], known: NDArray[np.float64], gap_min: flo
     far = dist[np.arange(n), 1 - group]
     sure = np.clip(2.0 * (far - near) / gap, 0.0, 1.0)
     return ColourSplit(group == 0, sure, min(1.0, gap / (1.5 * gap_min)))
+
+
+def colour_where_none_found(
+    lab: NDArray[np.float64], gap_min: float, known: NDArray[np.float64] | None
+) -> ColourSplit:
+    """Whose set each colour is (n x 3k, as `split_colours` takes them) where no ring was
+    found (the first checker's place of a count only the strip network gives): the
+    nearer of the board's two sets (`known`, weighted; without them as `split_colours`
+    reads one colour), and how sure: how much nearer it is, and how near at all. A
+    colour on the line between the two is sure (0.5) to 3/8 of the way across; one as
+    far off to the side is as unsure. There no ring vouches for a checker: the mustard
+    of a sleeve over a point, the grey of a white checker in an arm's shadow, lay 2/3 to
+    3/4 of the gap from the nearer set and far farther from the other, and were read as
+    that set's, surely (`benchmarks/occlusion.py`). A checker a ring found keeps
+    `split_colours`'s sureness: sets spread wide (marbled gold, one in shade) lie that far
+    from their centre too."""
+    lab = np.asarray(lab, np.float64)
+    if known is None:
+        return split_colours(lab, gap_min)
+    x = _weighted(lab)
+    one = _nearest_of(x, known, gap_min)
+    near = np.linalg.norm(x - known[np.where(one.white, 0, 1)], axis=1)
+    gap = float(np.linalg.norm(known[0] - known[1]))
+    sure = np.clip(np.minimum(one.sure, 2.0 - 4.0 * near / gap), 0.0, 1.0)
+    return ColourSplit(one.white, sure, one.confidence)

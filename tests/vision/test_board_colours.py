@@ -12,7 +12,7 @@ import pytest
 from calibration.geometry import BoardGeometry
 from sim import START, STYLES, Scene, Style, random_scene, render
 from vision.board import BoardReader
-from vision.board_colours import LabView, split_colours
+from vision.board_colours import LabView, colour_where_none_found, split_colours
 
 # Lab (L* 0-100, a*, b*) of checker tops seen on real boards.
 PAIRS = {
@@ -68,6 +68,24 @@ def test_colours_unlike_both_sets_do_not_take_a_group_of_their_own(
     assert split.white[:12].all() and not split.white[12:19].any()
     assert split.sure[:19].min() > 0.9 and split.sure[19:].max() < 0.5
     assert split.confidence >= 0.9
+
+
+def test_a_colour_where_no_ring_was_found_far_off_to_the_side_of_both_sets_is_unsure() -> None:
+    # White and red checkers; where the network alone counts checkers, the colour where
+    # the first lies is nearer red than white by a good margin but as far from red as red
+    # is from white, off to the side (a mustard sleeve): not a red checker, surely. One as
+    # near the red ones as a shaded red checker is; a ring-found checker of the mustard
+    # colour keeps the split's own sureness (sets spread wide lie that far off too).
+    lab = np.array([(90.0, 0.0, 0.0)] * 8 + [(42.0, 55.0, 35.0)] * 8)
+    centres = split_colours(lab, gap_min=20.0).centres
+    mustard, shaded = (54.0, 12.0, 75.0), (34.0, 50.0, 30.0)
+    odd = colour_where_none_found(np.array([mustard]), 20.0, centres)
+    assert not odd.white[0] and odd.sure[0] < 0.5
+    near = colour_where_none_found(np.array([shaded]), 20.0, centres)
+    assert not near.white[0] and near.sure[0] > 0.9
+    assert split_colours(np.array([*lab, mustard]), gap_min=20.0).sure[-1] > 0.5
+    # Without the board's two sets known: read as one colour alone is, unsure.
+    assert colour_where_none_found(np.array([shaded]), 20.0, None).sure[0] < 0.5
 
 
 def test_a_lone_checker_of_the_other_set_is_no_odd_colour() -> None:
