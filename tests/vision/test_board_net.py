@@ -204,13 +204,15 @@ def test_a_half_of_the_bar_the_network_finds_likely_is_read_where_the_rings_are_
     assert reading.black[25] == 0 and reading.confidence <= reader.s.net_disagree
 
 
-def _odd_surface_on_six(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The surface check told that white's 6 point shows a large unexplained area."""
+def _odd_surface_on_six(monkeypatch: pytest.MonkeyPatch, also: tuple[str, ...] = ()) -> None:
+    """The surface check told that white's 6 point (and the points `also`) shows a large
+    unexplained area."""
     import vision.board
 
     def odd_six(*args: object, **kwargs: object) -> dict[str, float]:
         out = real_areas(*args, **kwargs)  # type: ignore[arg-type]
-        out["6"] = 1e6
+        for name in ("6", *also):
+            out[name] = 1e6
         return out
 
     monkeypatch.setattr(vision.board, "unexplained_areas", odd_six)
@@ -226,13 +228,19 @@ def test_a_sure_network_count_replaces_an_unsure_ring_count_in_the_checkers_colo
     unsure = reader.read(image)
     assert next(p for p in unsure.places if p.place == "6").confidence < 0.5
     assert unsure.white == list(START)  # the network agrees: nothing to replace
-    # Now the network says 4 there, surely: the unsure ring count gives way, white's still;
-    # but unsure: a surface unlike the board's is no proof the network is right either (a
-    # cup, a card, a clock: it never saw one, and counts checkers under them).
+    # Now the network says 4 there, surely: the unsure ring count gives way, white's still.
     monkeypatch.setattr(StripCounter, "odds", lambda self, view, *_: _odds_saying({5: (4, 0.99)}))
     reading = reader.read(image)
     assert reading.white[6] == 4 and reading.white[0] == 1 and reading.black == list(START)
+    assert next(p for p in reading.places if p.place == "6").confidence > reader.s.net_disagree
+    # The odd surface spreading over the 5 point too is a thing wider than a point (a cup,
+    # a card, a clock), no checkers: the network never saw one and counts checkers under
+    # it. Its count is read, unsure.
+    _odd_surface_on_six(monkeypatch, also=("5",))
+    reading = reader.read(image)
+    assert reading.white[6] == 4 and reading.white[0] == 1 and reading.black == list(START)
     assert next(p for p in reading.places if p.place == "6").confidence <= reader.s.net_disagree
+    _odd_surface_on_six(monkeypatch)
     # Short of sure, its count is still the likelier of two unsure ones: read, unsure.
     monkeypatch.setattr(StripCounter, "odds", lambda self, view, *_: _odds_saying({5: (4, 0.7)}))
     reading = reader.read(image)
