@@ -112,16 +112,17 @@ def split_colours(
     if n == 0:
         return ColourSplit(np.zeros(0, bool), np.zeros(0), 1.0)
     lab = np.asarray(lab, np.float64)
-    odd = _unlike_both(_weighted(lab), lab[:, 0], gap_min)
+    x = _weighted(lab)
+    odd = _unlike_both(x, lab[:, 0], gap_min)
     if not odd.any():
-        return _split(lab, gap_min, known, by_known)
+        return _split(lab, x, gap_min, known, by_known)
     # Colours unlike both sets (rings found on a sleeve, a cup): the sets are split
     # without them, and each is given to the nearer set's centre, unsure.
-    inner = _split(lab[~odd], gap_min, known, by_known)
+    inner = _split(lab[~odd], x[~odd], gap_min, known, by_known)
     white, sure = np.zeros(n, bool), np.zeros(n)
     white[~odd], sure[~odd] = inner.white, inner.sure
     if inner.centres is not None:
-        near = np.linalg.norm(_weighted(lab[odd])[:, None, :] - inner.centres[None], axis=2)
+        near = np.linalg.norm(x[odd][:, None, :] - inner.centres[None], axis=2)
         white[odd] = near.argmin(axis=1) == 0
     else:
         white[odd] = bool(inner.white.mean() >= 0.5)
@@ -197,13 +198,13 @@ def _unlike_both(
 
 def _split(
     lab: NDArray[np.float64],
+    x: NDArray[np.float64],
     gap_min: float,
     known: NDArray[np.float64] | None,
     by_known: bool,
 ) -> ColourSplit:
-    """`split_colours` of colours all like one of the two sets."""
+    """`split_colours` of colours all like one of the two sets (`x`: `lab` weighted)."""
     n = len(lab)
-    x = _weighted(lab)
     # Start from the darkest checker and the one farthest from it.
     _, centres = _means(x, _farthest_pair(x, lab[:, 0]))
     dist = np.linalg.norm(x[:, None, :] - centres[None, :, :], axis=2)

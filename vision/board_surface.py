@@ -61,7 +61,6 @@ def unexplained_areas(
     """
     if not strips:
         return {}
-    s, margin = to_px
     length = min(st.length_mm for st in strips)
     along = np.arange(step_mm / 2, length, step_mm)
     across = np.linspace(-0.4, 0.4, COLUMNS) * point_width_mm
@@ -75,18 +74,9 @@ def unexplained_areas(
         + np.array([st.sign for st in strips])[:, None, None] * along[None, :, None]
         + 0 * across[None, None, :]
     )
-    h, w = lab.shape[:2]
-    ix = np.clip(np.rint((xs + margin) * s - 0.5).astype(np.intp), 0, w - 1)
-    iy = np.clip(np.rint((ys + margin) * s - 0.5).astype(np.intp), 0, h - 1)
-    px = lab[iy, ix].astype(np.float64)  # strips x along x across x 3
-    px = px * np.array([LIGHTNESS_WEIGHT * 100 / 255, 1.0, 1.0])
+    px, off_checkers = _sampled(lab, xs, ys, circles_mm, d_mm, to_px)  # strips x along x across
     free = along[None, :, None] >= np.array([st.covered_mm for st in strips])[:, None, None]
-    free = free & np.ones(xs.shape, bool)
-    if len(circles_mm):  # every checker's disc drawn once, then looked up like the colours
-        discs = np.zeros((h, w), np.uint8)
-        for x, y in (circles_mm + margin) * s - 0.5:
-            cv2.circle(discs, (round(x), round(y)), round(0.55 * d_mm * s), 1, -1)
-        free &= discs[iy, ix] == 0
+    free = free & off_checkers
     hidden = np.array([st.hidden_mm for st in strips])[:, None, None]
     shown = free & (along[None, :, None] >= hidden)  # what the reference is made of
     colours = np.array([st.colour for st in strips])
@@ -100,6 +90,32 @@ def unexplained_areas(
         for i, n in zip(mine, odd.sum(axis=(1, 2)), strict=True):
             out[strips[int(i)].name] = float(n) * cell
     return out
+
+
+def _sampled(
+    lab: NDArray[np.uint8] | LabView,
+    xs_mm: NDArray[np.float64],
+    ys_mm: NDArray[np.float64],
+    circles_mm: NDArray[np.float64],
+    d_mm: float,
+    to_px: tuple[float, float],
+) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """The view's colours at board spots (`xs_mm`, `ys_mm`, any shape alike), Lab with
+    lightness weighted (`LIGHTNESS_WEIGHT`), and whether each spot lies off every checker
+    found (`circles_mm`, n x 2: their discs, a little wider, drawn once and looked up like
+    the colours)."""
+    s, margin = to_px
+    h, w = lab.shape[:2]
+    ix = np.clip(np.rint((xs_mm + margin) * s - 0.5).astype(np.intp), 0, w - 1)
+    iy = np.clip(np.rint((ys_mm + margin) * s - 0.5).astype(np.intp), 0, h - 1)
+    px = lab[iy, ix].astype(np.float64) * np.array([LIGHTNESS_WEIGHT * 100 / 255, 1.0, 1.0])
+    off = np.ones(ix.shape, bool)
+    if len(circles_mm):
+        discs = np.zeros((h, w), np.uint8)
+        for x, y in (circles_mm + margin) * s - 0.5:
+            cv2.circle(discs, (round(x), round(y)), round(0.55 * d_mm * s), 1, -1)
+        off = discs[iy, ix] == 0
+    return px, off
 
 
 def _median(
@@ -173,21 +189,11 @@ def bar_unexplained(
     one. `bar_x_mm` is its left and right side; `lab`, `to_px`, `circles_mm` as in
     `unexplained_areas`.
     """
-    s, margin = to_px
     x0, x1 = bar_x_mm
     along = np.arange(step_mm / 2, length_mm, step_mm)
     across = (x0 + x1) / 2 + np.linspace(-BAR_ACROSS, BAR_ACROSS, COLUMNS) * (x1 - x0)
-    h, w = lab.shape[:2]
-    ix = np.clip(np.rint((across[None, :] + margin) * s - 0.5).astype(np.intp), 0, w - 1)
-    iy = np.clip(np.rint((along[:, None] + margin) * s - 0.5).astype(np.intp), 0, h - 1)
-    ix, iy = np.broadcast_arrays(ix, iy)
-    px = lab[iy, ix].astype(np.float64) * np.array([LIGHTNESS_WEIGHT * 100 / 255, 1.0, 1.0])
-    free = np.ones(ix.shape, bool)
-    if len(circles_mm):
-        discs = np.zeros((h, w), np.uint8)
-        for x, y in (circles_mm + margin) * s - 0.5:
-            cv2.circle(discs, (round(x), round(y)), round(0.55 * d_mm * s), 1, -1)
-        free &= discs[iy, ix] == 0
+    xs, ys = np.meshgrid(across, along)  # along x across
+    px, free = _sampled(lab, xs, ys, circles_mm, d_mm, to_px)
     if free.sum(axis=0).min() <= MIN_REFERENCES:
         return 0.0  # checkers all along the bar: nothing of it to judge by
     values = np.where(free[..., None], px, np.nan)
