@@ -18,7 +18,10 @@ Measured:
   checkers' own marks no dice);
 - corners (`calibration.detect.find_board`, as `calibrate` finds them): photos whose
   four corners all lie within 1% of the board's width of the labelled ones (the
-  corners compared as a set: the order is `calibration.orient`'s job);
+  corners compared as a set: the order is `calibration.orient`'s job); and on the photos
+  of the starting position, what `calibrate` writes there at its default sizes (the
+  places found, checked by the start: `companion.cli.calibrate.choose_corners`), its
+  corners within 1% and white's home as labelled;
 - dice on plain photos (`vision.evaluate.evaluate`, no calibration: the dice are looked
   for on the whole photo) of each labelled dice folder, by default the two shared ones
   beside the board photos (shared/data/dice_real_dev, dice_real_topdown_dev): dice
@@ -35,6 +38,7 @@ Then the floors (`FLOORS`, benchmarks/benchkit.py) of each shared folder measure
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 import tempfile
@@ -50,8 +54,11 @@ import cv2
 import numpy as np
 from benchkit import Floor, check, shared_data
 
-from calibration.detect import BoardNotFound, find_board
+from calibration.detect import AmbiguousBoard, BoardNotFound, find_board
 from calibration.geometry import BoardGeometry
+from calibration.schema import CalibrationError
+from companion.cli.calibrate import DEFAULT_SIZES, choose_corners
+from vision.board_learn import START
 from vision.dice_settings import DiceSettings
 from vision.evaluate import board_labels, dice_alone, evaluate, evaluate_board, label_calibration
 from vision.frame import FrameDice
@@ -74,6 +81,9 @@ FLOORS = [
     Floor("cube read as a die", "board_real_dev/cube_as_die", at_most=0),
     Floor("flat dice read cocked or on a checker", "board_real_dev/dice_state_wrong", at_most=2),
     Floor("automatic corners within 1%", "board_real_dev/corners_within", at_least=4),
+    # test2, the one photo of the starting position (set 2026-12-01: refused before, the
+    # start reading on all three places its points fit).
+    Floor("calibrate on the start within 1%", "board_real_dev/start_calibrated", at_least=1),
     # The same photos read as a camera's frames (set 2026-11-29).
     Floor("frames: dice right", "board_real_dev/frame_dice_right", at_least=12),
     Floor("frames: phantom dice", "board_real_dev/frame_dice_phantom", at_most=0),
@@ -243,22 +253,56 @@ PLAIN_KEYS = (
 )
 
 
+def _worst(truth: np.ndarray, found: np.ndarray) -> float:
+    """The worst corner's distance from the nearest of the other set's, of the width."""
+    dist = np.linalg.norm(truth[:, None, :] - found[None, :, :], axis=2)
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    return float(max(dist.min(axis=1).max(), dist.min(axis=0).max())) / width
+
+
+def _is_start(entry: dict[str, Any]) -> bool:
+    position = entry.get("position") or {}
+    return all(list(position.get(side, ())) == list(START) for side in ("white", "black"))
+
+
 def corner_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """find_board's corners against the labelled ones, as a share of the board's width."""
-    out: dict[str, Any] = {"photos": [], "within": 0}
+    """find_board's corners against the labelled ones, as a share of the board's width; and
+    on the photos of the starting position what `calibrate` writes."""
+    out: dict[str, Any] = {"photos": [], "within": 0, "start": [], "start_within": 0}
     for entry in entries:
         image = np.asarray(cv2.imread(str(folder / entry["image"]), cv2.IMREAD_COLOR), np.uint8)
         truth = np.asarray(entry["board"]["corners_px"], np.float64)
-        width = float(np.linalg.norm(truth[1] - truth[0]))
+        candidates: list[np.ndarray] = []
+        ambiguous = None
         try:
-            found = find_board(image).corners
+            detection = find_board(image)
+            candidates = [detection.corners, *detection.alternatives]
+            worst = _worst(truth, detection.corners)
+            out["within"] += worst <= CORNER_TOLERANCE
+            out["photos"].append({"image": entry["image"], "worst_share": round(worst, 4)})
         except BoardNotFound as e:
             out["photos"].append({"image": entry["image"], "error": str(e)})
+            if isinstance(e, AmbiguousBoard):
+                candidates, ambiguous = list(e.candidates), str(e)
+        if not _is_start(entry):
             continue
-        dist = np.linalg.norm(truth[:, None, :] - found[None, :, :], axis=2)
-        worst = float(max(dist.min(axis=1).max(), dist.min(axis=0).max())) / width
-        out["within"] += worst <= CORNER_TOLERANCE
-        out["photos"].append({"image": entry["image"], "worst_share": round(worst, 4)})
+        width_mm, height_mm, bar_mm = DEFAULT_SIZES
+        sizes = argparse.Namespace(
+            width_mm=width_mm, height_mm=height_mm, bar_mm=bar_mm, white_home=None, white_is="light"
+        )
+        try:
+            if not candidates:
+                raise CalibrationError(out["photos"][-1]["error"])
+            seat = choose_corners(image, candidates, sizes, None, ambiguous, io.StringIO())
+        except CalibrationError as e:
+            out["start"].append({"image": entry["image"], "error": str(e)})
+            continue
+        worst = _worst(truth, np.array(seat.cal.corners_px, np.float64))
+        home = seat.cal.white_home == entry["board"].get("white_home")
+        out["start_within"] += worst <= CORNER_TOLERANCE and home
+        out["start"].append(
+            {"image": entry["image"], "worst_share": round(worst, 4), "white_home_right": home}
+        )
     return out
 
 
@@ -331,6 +375,7 @@ def main() -> int:
             "cube_as_die": dice["cube_as_die"],
             "dice_state_wrong": dice["state_wrong"],
             "corners_within": corners["within"],
+            "start_calibrated": corners["start_within"],
             "frame_dice_right": dice_frames["right"],
             "frame_dice_phantom": dice_frames["phantom"],
             "frame_cube_as_die": dice_frames["cube_as_die"],
@@ -381,6 +426,16 @@ def show(
         what = photo.get("error") or f"worst corner {100 * photo['worst_share']:.2f}% of width"
         print(f"  {photo['image']}: {what}")
     print(f"corners within 1% of the board's width: {corners['within']}/{n}")
+    for photo in corners["start"]:
+        what = photo.get("error") or (
+            f"worst corner {100 * photo['worst_share']:.2f}% of width, white's home "
+            + ("right" if photo["white_home_right"] else "wrong")
+        )
+        print(f"  {photo['image']}, calibrate: {what}")
+    print(
+        f"calibrate on the photos of the starting position: within 1% of the width, white's "
+        f"home right {corners['start_within']}/{len(corners['start'])}"
+    )
     for p in plain:
         print(
             f"plain dice photos, {p.get('shown', p['folder'])}: {p['images']} photos, dice right "

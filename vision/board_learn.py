@@ -20,14 +20,14 @@ reader, reading by lightness, sees the starting position with its colours swappe
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from calibration.schema import MARKS_MAX, Appearance, Calibration, CheckerLook, DiceMark, Lab
-from vision.board import BoardReader, BoardReading
+from vision.board import ROW_GAP, BoardReader, BoardReading
 from vision.board_colours import LabView
 from vision.board_layout import ROW
 from vision.board_settings import BoardSettings
@@ -86,6 +86,15 @@ def _check_start(reading: BoardReading, white_is: str) -> None:
         )
 
 
+@dataclass(frozen=True)
+class Learned:
+    """What a frame of the starting position teaches under some corners: this board's look,
+    and how evenly its checkers' rows meet the surface's two long edges (`edge_skew`)."""
+
+    appearance: Appearance
+    skew: tuple[float, float] | None  # `edge_skew`: mm, and its standard error
+
+
 def learn_appearance(
     image: NDArray[np.uint8],
     cal: Calibration,
@@ -96,6 +105,47 @@ def learn_appearance(
     """This board's look from a frame of the starting position under `cal` (whose own
     appearance block, if any, is not used); NotStartingPosition if it does not show it.
     `dice`: the dice reader's settings, for the dice marks."""
+    return learn_start(image, cal, white_is, settings, dice).appearance
+
+
+def edge_skew(reader: BoardReader, reading: BoardReading) -> tuple[float, float] | None:
+    """How much farther from its edge a row's first checker lies on the far long side than
+    on the near one (mm, the means of the rows), and the standard error of that from the
+    rows' scatter; None with fewer than two rows a side whose first checker was found.
+
+    Players lay the starting position's rows against the frame on both sides alike, so
+    under the right corners the two sides' rows start as far from their edges. Corners
+    whose one long edge lies off (a frame's lip or an open case's tray taken for the
+    surface's edge) shift that side's rows only, by as much as the edge lies off: a shift
+    the whole board takes (the checkers' size, the calibration's height a little off)
+    does not show here. Checkers on the bar and rows whose first checker was not found
+    (`ROW_GAP`) are left out."""
+    sides: dict[int, list[float]] = {1: [], -1: []}
+    index = {p.name: k for k, p in enumerate(reader.places)}
+    for place in reading.places:
+        rings = place.rings()
+        if not rings or place.place.startswith("bar"):
+            continue
+        p = reader.places[index[place.place]]
+        first = min(p.sign * (y - p.origin_mm) for _, y, _ in rings)
+        if first < ROW_GAP * reader.pitch_mm:
+            sides[p.sign].append(first)
+    if min(len(v) for v in sides.values()) < 2:
+        return None
+    far, near = (np.array(sides[s], np.float64) for s in (1, -1))
+    error = math.sqrt(far.var(ddof=1) / len(far) + near.var(ddof=1) / len(near))
+    return float(far.mean() - near.mean()), error
+
+
+def learn_start(
+    image: NDArray[np.uint8],
+    cal: Calibration,
+    white_is: str = "light",
+    settings: BoardSettings | None = None,
+    dice: DiceSettings | None = None,
+) -> Learned:
+    """`learn_appearance`, with how evenly the checkers meet the long edges under `cal`
+    (`edge_skew`): for `calibrate` to choose between corners the start reads on."""
     if white_is not in ("light", "dark"):
         raise ValueError(f"white_is: expected 'light' or 'dark', got {white_is!r}")
     geo = BoardGeometry(replace(cal, appearance=None))
@@ -124,7 +174,7 @@ def learn_appearance(
         median = np.median(colours, axis=0)
         looks[owner] = CheckerLook(_triple(median[:3]), _triple(median[3:]))
     pw = geo.point_width_mm
-    return Appearance(
+    look = Appearance(
         white=looks["white"],
         black=looks["black"],
         points_lab=_point_colours(reader, lab, reading),
@@ -134,6 +184,7 @@ def learn_appearance(
         pitch_of_point=round(max(reader.pitch_mm, reader.d_mm) / pw, 4),
         dice_marks=_dice_marks(image, reader, reading, dice or DiceSettings()),
     )
+    return Learned(look, edge_skew(reader, reading))
 
 
 def _dice_marks(

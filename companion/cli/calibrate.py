@@ -346,6 +346,9 @@ class Seat:
     cal: Calibration
     confident: bool  # the orientation was read from the starting position
     why: str  # why no look was learned ("" if one was)
+    # how evenly the checkers' rows meet the two long edges, and its standard error (mm;
+    # `vision.board_learn.edge_skew`): None where no look was learned or too few rows
+    skew: tuple[float, float] | None = None
 
 
 def _seat(
@@ -354,7 +357,7 @@ def _seat(
     """The calibration on `corners`, its orientation read from the starting position if
     `orient_it` (else as given), and this board's look learned where that position reads."""
     # local: OpenCV, NumPy and the vision package stay out of the other commands' start-up
-    from vision.board_learn import NotStartingPosition, learn_appearance
+    from vision.board_learn import NotStartingPosition, learn_start
 
     quad = tuple((float(x), float(y)) for x, y in corners)
     home = args.white_home or "right"
@@ -390,16 +393,21 @@ def _seat(
         # the thirty checkers reading as the start on the likeliest orientation confirm it
         seated = replace(cal, corners_px=likeliest[0], white_home=likeliest[1])  # type: ignore[arg-type]
         try:
-            look = learn_appearance(image, seated, args.white_is)
+            learned = learn_start(image, seated, args.white_is)
         except NotStartingPosition:
             pass
         else:
-            return Seat(replace(seated, appearance=look), True, "")
+            return Seat(replace(seated, appearance=learned.appearance), True, "", learned.skew)
     try:
-        look = learn_appearance(image, cal, args.white_is)
+        learned = learn_start(image, cal, args.white_is)
     except NotStartingPosition as e:
         return Seat(cal, likeliest is None and orient_it, str(e))
-    return Seat(replace(cal, appearance=look), likeliest is None and orient_it, "")
+    return Seat(
+        replace(cal, appearance=learned.appearance),
+        likeliest is None and orient_it,
+        "",
+        learned.skew,
+    )
 
 
 def choose_corners(
@@ -418,7 +426,9 @@ def choose_corners(
     2026-11-29: 13 of the 17 found more than 1% off were so, and 1 of the 80 found within
     1%.) The best is taken where the thirty checkers read as the start on it. Else, or
     where the layout fits several places about as well (`ambiguous`), the one place of them
-    where they read as the start, if only one; else the best if the orientation reads on it
+    where they read as the start, if only one, or of several the one where their rows meet
+    both long edges evenly and the others' clearly do not (`_evenest`); else the best if
+    the orientation reads on it
     for sure (and the fit was not ambiguous); else the one place where the orientation
     reads for sure, if only one. A frame not in the starting position
     cannot name its corners either: they come in no particular order."""
@@ -427,17 +437,26 @@ def choose_corners(
         return first
     seats = [first, *(_seat(image, c, args, camera, orient_it=True) for c in candidates[1:])]
     # the thirty checkers reading as the start say more than the orientation read for sure
-    reads = [k for k, seat in enumerate(seats) if seat.cal.appearance is not None]
+    start = [k for k, seat in enumerate(seats) if seat.cal.appearance is not None]
+    reads = _evenest(start, seats)
     if ambiguous is None and first.confident and len(reads) != 1:
         return first  # the orientation reads on the best, the checkers on no one other place
     if not reads:
         reads = [k for k, seat in enumerate(seats) if seat.confident]
     if len(reads) == 1:
         if reads[0] > 0:
+            if len(start) > 1:
+                how = (
+                    f"the starting position reads on {len(start)} of them, and its rows meet "
+                    "both long edges evenly on one alone"
+                )
+            elif start:
+                how = "the starting position reads on one of them alone"
+            else:
+                how = "the orientation reads for sure on one of them alone"
             print(
-                f"the points fit {len(seats)} places about as well; the starting position reads "
-                "on one of them alone: the playing surface at "
-                + _points(seats[reads[0]].cal.corners_px),
+                f"the points fit {len(seats)} places about as well; {how}: the playing "
+                "surface at " + _points(seats[reads[0]].cal.corners_px),
                 file=stdout,
             )
         return seats[reads[0]]
@@ -448,6 +467,30 @@ def choose_corners(
         # wide rendered boards, 2026-11-29: 492 x 392 mm, a 55 mm bar)
         raise CalibrationError(START_REFUSAL + SIZES_HINT)
     raise CalibrationError(START_REFUSAL)
+
+
+def _evenest(reads: list[int], seats: list[Seat]) -> list[int]:
+    """Of several places the starting position reads on, the one whose checkers' rows meet
+    both long edges most evenly (`Seat.skew`), if every other's rows meet them less evenly
+    by more than twice the standard error of the difference; else all of them. A place
+    whose one long edge lies off (an open case's tray, a frame's lip: `board_real_dev`'s
+    test2, where the start read on all three places the points fit) shifts that side's
+    rows by as much."""
+    known = [k for k in reads if seats[k].skew is not None]
+    if len(reads) < 2 or len(known) < len(reads):
+        return reads
+
+    def skew(k: int) -> tuple[float, float]:
+        value = seats[k].skew
+        assert value is not None
+        return abs(value[0]), value[1]
+
+    best = min(known, key=lambda k: skew(k)[0])
+    b, b_error = skew(best)
+    for k in known:
+        if k != best and skew(k)[0] - b <= 2 * math.hypot(b_error, skew(k)[1]):
+            return reads
+    return [best]
 
 
 def _said(seat: Seat, white_is: str, stdout: TextIO) -> Calibration:

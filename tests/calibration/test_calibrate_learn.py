@@ -206,12 +206,25 @@ def test_the_starting_position_chooses_among_the_places_the_points_fit() -> None
     assert error < 0.001 and said == ""  # the best reads: taken as it is
     error, _ = chosen([along, truth], "its points fit two places about as well")
     assert error < 0.001
+    # Two places 0.3% of the width apart across the board, where the rows meet both long
+    # edges alike: the start cannot tell them apart
+    across = BoardGeometry(r.calibration).mm_to_px(
+        [(0.003 * w, 0.0), (1.003 * w, 0.0), (1.003 * w, h), (0.003 * w, h)]
+    )
     with pytest.raises(CalibrationError, match="fit two places about as well"):
-        chosen([truth, truth + 0.003 * width], "its points fit two places about as well")
+        chosen([truth, across], "its points fit two places about as well")
     with pytest.raises(CalibrationError) as refused:
         chosen([along])
     # at the default sizes, the line says to give the board's own if it differs
     assert str(refused.value) == START_REFUSAL + SIZES_HINT
+    # One long edge 12 mm off (2.3% of the width; a tray or a lip taken for the edge): the
+    # start reads there too, but that side's rows lie 12 mm farther from it than the
+    # other side's from theirs: the place where both sides' rows meet their edges evenly.
+    off = BoardGeometry(r.calibration).mm_to_px([(0.0, 0.0), (w, 0.0), (w, h + 12), (0.0, h + 12)])
+    error, said = chosen([off, truth], "its points fit two places about as well")
+    assert error < 0.001 and "its rows meet both long edges evenly on one alone" in said
+    error, said = chosen([truth, off], "its points fit two places about as well")
+    assert error < 0.001 and said == ""
 
 
 def test_a_board_whose_points_fit_several_places_is_calibrated_where_the_start_reads(
@@ -282,7 +295,7 @@ def test_the_place_chosen_by_the_starting_position(
     def seat(image: object, corners: np.ndarray, *rest: object, **named: object) -> object:
         kind = kinds[int(corners[0, 0])]
         cal = SimpleNamespace(appearance="look" if kind == "L" else None, corners_px=corners)
-        return SimpleNamespace(cal=cal, confident=kind in "Lc", index=int(corners[0, 0]))
+        return SimpleNamespace(cal=cal, confident=kind in "Lc", index=int(corners[0, 0]), skew=None)
 
     monkeypatch.setattr(command, "_seat", seat)
     sizes = argparse.Namespace(width_mm=500.0, height_mm=420.0, bar_mm=45.0)
@@ -297,3 +310,27 @@ def test_the_place_chosen_by_the_starting_position(
             np.zeros((1, 1, 3)), candidates, sizes, None, said, io.StringIO()
         )
         assert got.index == chosen  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("skews", "chosen"),
+    [
+        ([(15.5, 0.3), (3.0, 0.5), (-7.8, 0.7)], [1]),  # test2 of board_real_dev, measured
+        ([(2.0, 0.5), (-3.0, 0.5)], [0, 1]),  # 1 mm apart, within twice the error: both
+        ([(1.0, 3.0), (9.0, 3.0)], [0, 1]),  # rows scattered 3 mm: 8 apart is not clear
+        ([(1.0, 0.5), (9.0, 0.5)], [0]),
+        ([(1.0, 0.5), None], [0, 1]),  # too few rows on one: no choice made
+        ([(1.0, 0.5)], [0]),
+    ],
+)
+def test_of_several_places_the_start_reads_on_the_evenest(
+    skews: list[tuple[float, float] | None], chosen: list[int]
+) -> None:
+    """`_evenest`: of the places the start reads on, the one whose rows meet both long edges
+    most evenly, where every other's meet them less evenly by more than twice the error."""
+    from types import SimpleNamespace
+
+    from companion.cli.calibrate import _evenest
+
+    seats = [SimpleNamespace(skew=s) for s in skews]
+    assert _evenest(list(range(len(seats))), seats) == chosen  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ from calibration.geometry import BoardGeometry
 from calibration.schema import Calibration
 from sim import START, STYLES, Scene, random_scene, render
 from vision.board import BoardReader, BoardReading
-from vision.board_learn import NotStartingPosition, learn_appearance
+from vision.board_learn import NotStartingPosition, learn_appearance, learn_start
 
 BGR = tuple[int, int, int]
 GOLD, IVORY = (40, 190, 230), (200, 235, 245)
@@ -162,3 +162,20 @@ def test_the_starting_position_with_the_wrong_set_named_white_is_refused() -> No
     image, cal = calibration(scene_with(7, IVORY, GOLD))
     with pytest.raises(NotStartingPosition, match="darker set"):
         learn_appearance(image, cal, white_is="dark")
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_starting_rows_meet_both_long_edges_evenly_under_the_right_corners(seed: int) -> None:
+    """`edge_skew`: under the board's own corners the rows on both long sides start as far
+    from their edges; with the near edge taken 10 mm too far out, that side's rows start
+    10 mm farther from it."""
+    scene = replace(random_scene(random.Random(seed)), white=START, black=START)
+    image, cal = calibration(scene)
+    right = learn_start(image, cal).skew
+    geo = BoardGeometry(cal)
+    w, h = cal.width_mm, cal.height_mm
+    off = geo.mm_to_px([(0.0, 0.0), (w, 0.0), (w, h + 10), (0.0, h + 10)])
+    wrong = learn_start(image, replace(cal, corners_px=tuple(map(tuple, off.tolist())))).skew
+    assert right is not None and wrong is not None
+    assert abs(right[0]) < 3.0
+    assert abs(wrong[0] - right[0] + 10.0) < 3.0
