@@ -64,6 +64,11 @@ def unexplained_areas(
     length = min(st.length_mm for st in strips)
     along = np.arange(step_mm / 2, length, step_mm)
     across = np.linspace(-0.4, 0.4, COLUMNS) * point_width_mm
+    # The reference is made a step wider every way than the samples judged: a move of it
+    # (`_nearest`) then finds a reference for every sample.
+    step_across = float(across[1] - across[0])
+    along = np.concatenate([[along[0] - step_mm], along, [along[-1] + step_mm]])
+    across = np.concatenate([[across[0] - step_across], across, [across[-1] + step_across]])
     xs = (
         np.array([st.x_mm for st in strips])[:, None, None]
         + across[None, None, :]
@@ -79,14 +84,16 @@ def unexplained_areas(
     free = free & off_checkers
     hidden = np.array([st.hidden_mm for st in strips])[:, None, None]
     shown = free & (along[None, :, None] >= hidden)  # what the reference is made of
+    inner = (slice(None), slice(1, -1), slice(1, -1))  # the samples judged
     colours = np.array([st.colour for st in strips])
-    cell = step_mm * float(across[1] - across[0])
+    cell = step_mm * step_across
     out: dict[str, float] = {}
     for colour in np.unique(colours):
         mine = np.flatnonzero(colours == colour)
         ref, enough = _median(px[mine], shown[mine])
-        dist = _nearest(px[mine], ref, free[mine] & enough)
-        odd = free[mine] & enough & (dist > tolerance)
+        judged = free[mine][inner] & enough[1:-1, 1:-1]
+        dist = _nearest(px[mine][inner], ref, judged)
+        odd = judged & (dist > tolerance)
         for i, n in zip(mine, odd.sum(axis=(1, 2)), strict=True):
             out[strips[int(i)].name] = float(n) * cell
     return out
@@ -137,13 +144,17 @@ def _nearest(
 ) -> NDArray[np.float64]:
     """Each sample's (points x along x across) distance to the reference, the reference
     moved by one step along or across or none, one move per point: the one its `use`d
-    samples fit best. A calibration a millimetre or two off moves a triangle's slanted side
-    a long way along; it moves the whole point alike, so each spot may not pick its own
-    move: a dark checker on a dark triangle would match the triangle a step inward on
-    both sides of it."""
-    a, c = ref.shape[:2]
-    padded = np.full((3, a + 2, c + 2), np.nan)  # each channel alone: contiguous
-    padded[:, 1:-1, 1:-1] = np.moveaxis(ref, -1, 0)
+    samples fit best. `ref` reaches a step beyond the samples every way (along + 2 x
+    across + 2), so that every move has a reference for every sample. (Until 2026-12-01
+    it reached no further: a move left a column or row of samples without one, each
+    counted far off, and a point a step across from its peers, as a calibration a
+    compromise between a board's two halves leaves a half's points, kept its odd
+    triangle sides: board_real_dev's test1, eight bare points unsure.) A calibration a
+    millimetre or two off moves a triangle's slanted side a long way along; it moves the
+    whole point alike, so each spot may not pick its own move: a dark checker on a dark
+    triangle would match the triangle a step inward on both sides of it."""
+    a, c = px.shape[1:3]
+    padded = np.ascontiguousarray(np.moveaxis(ref, -1, 0))  # each channel alone: contiguous
     channels = np.ascontiguousarray(np.moveaxis(px, -1, 0))
     # Every move at once (a few thousand samples each: one operation's overhead, not 27),
     # the channels' squares added in their order.
@@ -155,8 +166,8 @@ def _nearest(
     square = diff[:, 0] + diff[:, 1]
     square += diff[:, 2]
     dist = np.sqrt(square, out=square)  # moves x points x along x across
-    # A sample the move leaves without a reference (NaN: no distance is infinite) counts as
-    # far off, so no move wins by leaving the point's odd spots out.
+    # A sample whose moved reference no point shows (NaN: no distance is infinite) counts
+    # as far off, so no move wins by leaving the point's odd spots out.
     cost = np.fmin(dist, FAR) * use[None]
     best = cost.sum(axis=(2, 3)).argmin(axis=0)  # per point
     out = dist[best, np.arange(len(best))]
