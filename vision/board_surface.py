@@ -21,9 +21,13 @@ from numpy.typing import NDArray
 
 from vision.board_colours import LabView
 
+Colours = NDArray[np.float32]  # weighted Lab samples (`_sampled`)
+
 LIGHTNESS_WEIGHT = 0.5  # light falls off across a board: lightness counts half
+WEIGHTS = np.array([LIGHTNESS_WEIGHT * 100 / 255, 1.0, 1.0], np.float32)  # OpenCV's 8-bit Lab
 MIN_REFERENCES = 3  # points of a colour that must show their surface at a spot to judge it
 COLUMNS = 9  # samples across a point, over 0.8 of its width
+FINE = 2  # the reference sampled this many times as densely across: moves of half a step
 FAR = 100.0  # a distance (weighted Lab) that counts as wholly unlike, in choosing a move
 
 
@@ -64,11 +68,13 @@ def unexplained_areas(
     length = min(st.length_mm for st in strips)
     along = np.arange(step_mm / 2, length, step_mm)
     across = np.linspace(-0.4, 0.4, COLUMNS) * point_width_mm
-    # The reference is made a step wider every way than the samples judged: a move of it
-    # (`_nearest`) then finds a reference for every sample.
+    # The reference is made a step wider every way than the samples judged, and sampled
+    # `FINE` times as densely across: a move of it (`_nearest`) then finds a reference for
+    # every sample, and moves by a fraction of a step across.
     step_across = float(across[1] - across[0])
     along = np.concatenate([[along[0] - step_mm], along, [along[-1] + step_mm]])
-    across = np.concatenate([[across[0] - step_across], across, [across[-1] + step_across]])
+    coarse = np.concatenate([[across[0] - step_across], across, [across[-1] + step_across]])
+    across = np.interp(np.arange(FINE * (COLUMNS + 1) + 1) / FINE, np.arange(COLUMNS + 2), coarse)
     xs = (
         np.array([st.x_mm for st in strips])[:, None, None]
         + across[None, None, :]
@@ -84,14 +90,14 @@ def unexplained_areas(
     free = free & off_checkers
     hidden = np.array([st.hidden_mm for st in strips])[:, None, None]
     shown = free & (along[None, :, None] >= hidden)  # what the reference is made of
-    inner = (slice(None), slice(1, -1), slice(1, -1))  # the samples judged
+    inner = (slice(None), slice(1, -1), slice(FINE, -FINE, FINE))  # the samples judged
     colours = np.array([st.colour for st in strips])
     cell = step_mm * step_across
     out: dict[str, float] = {}
     for colour in np.unique(colours):
         mine = np.flatnonzero(colours == colour)
         ref, enough = _median(px[mine], shown[mine])
-        judged = free[mine][inner] & enough[1:-1, 1:-1]
+        judged = free[mine][inner] & enough[inner[1:]]
         dist = _nearest(px[mine][inner], ref, judged)
         odd = judged & (dist > tolerance)
         for i, n in zip(mine, odd.sum(axis=(1, 2)), strict=True):
@@ -106,16 +112,17 @@ def _sampled(
     circles_mm: NDArray[np.float64],
     d_mm: float,
     to_px: tuple[float, float],
-) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+) -> tuple[Colours, NDArray[np.bool_]]:
     """The view's colours at board spots (`xs_mm`, `ys_mm`, any shape alike), Lab with
-    lightness weighted (`LIGHTNESS_WEIGHT`), and whether each spot lies off every checker
-    found (`circles_mm`, n x 2: their discs, a little wider, drawn once and looked up like
-    the colours)."""
+    lightness weighted (`LIGHTNESS_WEIGHT`; in single precision, which the distances need
+    no more than and which halves their time), and whether each spot lies off every
+    checker found (`circles_mm`, n x 2: their discs, a little wider, drawn once and looked
+    up like the colours)."""
     s, margin = to_px
     h, w = lab.shape[:2]
     ix = np.clip(np.rint((xs_mm + margin) * s - 0.5).astype(np.intp), 0, w - 1)
     iy = np.clip(np.rint((ys_mm + margin) * s - 0.5).astype(np.intp), 0, h - 1)
-    px = lab[iy, ix].astype(np.float64) * np.array([LIGHTNESS_WEIGHT * 100 / 255, 1.0, 1.0])
+    px = lab[iy, ix].astype(np.float32) * WEIGHTS
     off = np.ones(ix.shape, bool)
     if len(circles_mm):
         discs = np.zeros((h, w), np.uint8)
@@ -125,9 +132,7 @@ def _sampled(
     return px, off
 
 
-def _median(
-    px: NDArray[np.float64], free: NDArray[np.bool_]
-) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+def _median(px: Colours, free: NDArray[np.bool_]) -> tuple[Colours, NDArray[np.bool_]]:
     """Per spot, the median over the points (axis 0) that show their surface there, each
     channel alone; and where enough do. (A point's own value is one of a dozen: an odd
     spot of its own barely moves the median.)"""
@@ -139,27 +144,31 @@ def _median(
     return np.where(np.isfinite(ref), ref, np.nan), n >= MIN_REFERENCES + 1
 
 
-def _nearest(
-    px: NDArray[np.float64], ref: NDArray[np.float64], use: NDArray[np.bool_]
-) -> NDArray[np.float64]:
+def _nearest(px: Colours, ref: Colours, use: NDArray[np.bool_]) -> Colours:
     """Each sample's (points x along x across) distance to the reference, the reference
-    moved by one step along or across or none, one move per point: the one its `use`d
-    samples fit best. `ref` reaches a step beyond the samples every way (along + 2 x
-    across + 2), so that every move has a reference for every sample. (Until 2026-12-01
-    it reached no further: a move left a column or row of samples without one, each
-    counted far off, and a point a step across from its peers, as a calibration a
-    compromise between a board's two halves leaves a half's points, kept its odd
-    triangle sides: board_real_dev's test1, eight bare points unsure.) A calibration a
-    millimetre or two off moves a triangle's slanted side a long way along; it moves the
-    whole point alike, so each spot may not pick its own move: a dark checker on a dark
-    triangle would match the triangle a step inward on both sides of it."""
+    moved by up to a step along (by whole steps) and across (by 1 / `FINE` of a step), one
+    move per point: the one its `use`d samples fit best. `ref` reaches a step beyond the
+    samples every way and is sampled `FINE` times as densely across (along + 2 x
+    FINE * (across + 1) + 1), so that every move has a reference for every sample. (Until
+    2026-12-01 it reached no further and moved by whole steps: a move left a column or row
+    of samples without one, each counted far off, and a point a step or half a step across
+    from its peers, as a calibration a compromise between a board's two halves leaves a
+    half's points, kept its triangle's sides unexplained: board_real_dev's test1, eight
+    bare points unsure.) A calibration a millimetre or two off moves a triangle's slanted
+    side a long way along; it moves the whole point alike, so each spot may not pick its
+    own move: a dark checker on a dark triangle would match the triangle a step inward on
+    both sides of it."""
     a, c = px.shape[1:3]
     padded = np.ascontiguousarray(np.moveaxis(ref, -1, 0))  # each channel alone: contiguous
+    span = FINE * (c - 1) + 1  # the reference's columns from a sample's first to its last
     channels = np.ascontiguousarray(np.moveaxis(px, -1, 0))
-    # Every move at once (a few thousand samples each: one operation's overhead, not 27),
+    # Every move at once (a few thousand samples each: one operation's overhead, not 45),
     # the channels' squares added in their order.
     moved = np.stack(
-        [padded[:, da : da + a, dc : dc + c] for da, dc in itertools.product((0, 1, 2), (0, 1, 2))]
+        [
+            padded[:, da : da + a, dc : dc + span : FINE]
+            for da, dc in itertools.product((0, 1, 2), range(2 * FINE + 1))
+        ]
     )  # moves x channels x along x across
     diff = channels[None] - moved[:, :, None]  # moves x channels x points x along x across
     diff *= diff

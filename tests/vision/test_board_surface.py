@@ -71,6 +71,9 @@ def test_points_a_step_across_from_their_peers_are_explained() -> None:
     checker = math.pi * CHECKER**2 / 4
     areas = _areas(_board(8, {}, shifted={5: 4.0, 6: 4.0, 7: -4.0}), 8)
     assert max(areas) < 0.05 * checker
+    # ... and half a step (the reference moves across by half steps, `FINE`)
+    areas = _areas(_board(8, {}, shifted={5: 2.0, 6: 2.0, 7: -2.0}), 8)
+    assert max(areas) < 0.05 * checker
     # ... and four dark checkers on one of them are still a checker or more unexplained
     areas = _areas(_board(8, {6: 4}, shifted={5: 4.0, 6: 4.0, 7: -4.0}), 8)
     assert areas[6] > 0.6 * checker
