@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from calibration.schema import MARKS_MAX, Appearance, Calibration, CheckerLook, DiceMark, Lab
-from vision.board import ROW_GAP, BoardReader, BoardReading
+from vision.board import BoardReader, BoardReading
 from vision.board_colours import LabView
 from vision.board_layout import ROW
 from vision.board_settings import BoardSettings
@@ -119,7 +119,9 @@ def edge_skew(reader: BoardReader, reading: BoardReading) -> tuple[float, float]
     surface's edge) shift that side's rows only, by as much as the edge lies off: a shift
     the whole board takes (the checkers' size, the calibration's height a little off)
     does not show here. Checkers on the bar and rows whose first checker was not found
-    (`ROW_GAP`) are left out."""
+    (the first found lies a pitch or more from the edge, where the row's second lies:
+    the first slot's centre is half a pitch out, give or take an edge half a pitch off)
+    are left out."""
     sides: dict[int, list[float]] = {1: [], -1: []}
     index = {p.name: k for k, p in enumerate(reader.places)}
     for place in reading.places:
@@ -128,7 +130,7 @@ def edge_skew(reader: BoardReader, reading: BoardReading) -> tuple[float, float]
             continue
         p = reader.places[index[place.place]]
         first = min(p.sign * (y - p.origin_mm) for _, y, _ in rings)
-        if first < ROW_GAP * reader.pitch_mm:
+        if first < reader.pitch_mm:
             sides[p.sign].append(first)
     if min(len(v) for v in sides.values()) < 2:
         return None
