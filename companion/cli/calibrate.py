@@ -476,21 +476,13 @@ def _evenest(reads: list[int], seats: list[Seat]) -> list[int]:
     whose one long edge lies off (an open case's tray, a frame's lip: `board_real_dev`'s
     test2, where the start read on all three places the points fit) shifts that side's
     rows by as much."""
-    known = [k for k in reads if seats[k].skew is not None]
-    if len(reads) < 2 or len(known) < len(reads):
+    skew = {k: (abs(s[0]), s[1]) for k in reads if (s := seats[k].skew) is not None}
+    if len(reads) < 2 or len(skew) < len(reads):
         return reads
-
-    def skew(k: int) -> tuple[float, float]:
-        value = seats[k].skew
-        assert value is not None
-        return abs(value[0]), value[1]
-
-    best = min(known, key=lambda k: skew(k)[0])
-    b, b_error = skew(best)
-    for k in known:
-        if k != best and skew(k)[0] - b <= 2 * math.hypot(b_error, skew(k)[1]):
-            return reads
-    return [best]
+    best = min(reads, key=lambda k: skew[k][0])
+    b, b_error = skew[best]
+    clear = all(skew[k][0] - b > 2 * math.hypot(b_error, skew[k][1]) for k in reads if k != best)
+    return [best] if clear else reads
 
 
 def _said(seat: Seat, white_is: str, stdout: TextIO) -> Calibration:
