@@ -133,13 +133,16 @@ def _means(
     x: NDArray[np.float64], centres: NDArray[np.float64]
 ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
     """k-means of `x` from `centres` (k x d), up to `ROUNDS` rounds or until a group is
-    left empty: each colour's group and the centres."""
+    left empty: each colour's group and the centres. Once a round leaves every group as
+    it was, the rounds after it would repeat it exactly: they are not run."""
     group = np.linalg.norm(x[:, None, :] - centres[None], axis=2).argmin(axis=1)
     for _ in range(ROUNDS):
         if len(np.unique(group)) < len(centres):
             break
         centres = np.stack([x[group == k].mean(axis=0) for k in range(len(centres))])
-        group = np.linalg.norm(x[:, None, :] - centres[None], axis=2).argmin(axis=1)
+        before, group = group, np.linalg.norm(x[:, None, :] - centres[None], axis=2).argmin(axis=1)
+        if np.array_equal(group, before):
+            break
     return group, centres
 
 
