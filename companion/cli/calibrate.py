@@ -308,6 +308,9 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
                 file=stdout,
             )
     cal = _said(seat, args.white_is, stdout)
+    uneven = _uneven_edges(seat)
+    if uneven:
+        print(uneven, file=stdout)
     output = Path(args.output)
     overlay = Path(args.overlay) if args.overlay else output.with_suffix(".overlay.png")
     try:
@@ -483,6 +486,31 @@ def _evenest(reads: list[int], seats: list[Seat]) -> list[int]:
     b, b_error = skew[best]
     clear = all(skew[k][0] - b > 2 * math.hypot(b_error, skew[k][1]) for k in reads if k != best)
     return [best] if clear else reads
+
+
+# How unevenly the starting rows may meet the two long edges (`Seat.skew`), as a share of
+# the board's width, before `calibrate` says an edge may lie off: the share its corners are
+# to be found within. Players lay the rows against the frame on both sides alike, a few
+# millimetres apart at most; an edge taken a centimetre off moves its side's rows so much.
+UNEVEN_SHARE = 0.01
+
+
+def _uneven_edges(seat: Seat) -> str | None:
+    """A line saying which long edge may lie off, where the rows meet the two long edges
+    more unevenly than `UNEVEN_SHARE` of the width, and by more than twice the error of
+    their own scatter (an unevenness the rows' scatter does not explain); else None. The
+    calibration is written anyway: the rows can lie so."""
+    if seat.skew is None:
+        return None
+    skew, error = seat.skew
+    if abs(skew) <= max(UNEVEN_SHARE * seat.cal.width_mm, 2 * error):
+        return None
+    side = "far (black's)" if skew > 0 else "near (white's)"
+    return (
+        f"warning: the starting rows begin {abs(skew):.1f} mm (+-{error:.1f}) farther from the "
+        f"{side} long edge than from the other: that edge of the outline may lie off (a "
+        "frame's lip or a tray taken for it). Check the overlay; if it does, give --corners"
+    )
 
 
 def _said(seat: Seat, white_is: str, stdout: TextIO) -> Calibration:

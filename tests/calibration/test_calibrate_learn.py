@@ -334,3 +334,32 @@ def test_of_several_places_the_start_reads_on_the_evenest(
 
     seats = [SimpleNamespace(skew=s) for s in skews]
     assert _evenest(list(range(len(seats))), seats) == chosen  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("skew", "side"),
+    [
+        ((3.0, 0.5), None),  # test2 of board_real_dev under its right corners, measured
+        ((-7.0, 1.2), "near (white's)"),  # wide board 25 (seed 2026), written 1.58% off
+        ((6.8, 1.0), "far (black's)"),  # wide board 39, written 1.67% off
+        ((7.0, 3.6), None),  # over 1%, but within twice the error of the rows' scatter
+        ((-5.0, 0.1), None),  # within 1% of 530 mm, however sure
+        (None, None),  # too few rows a side to say
+    ],
+)
+def test_calibrate_says_which_long_edge_may_lie_off(
+    skew: tuple[float, float] | None, side: str | None
+) -> None:
+    """`_uneven_edges`: rows that meet the two long edges more unevenly than 1% of the width
+    (the corners' own bound) and than twice their error name the edge they lie far from."""
+    from types import SimpleNamespace
+
+    from companion.cli.calibrate import _uneven_edges
+
+    seat = SimpleNamespace(skew=skew, cal=SimpleNamespace(width_mm=530.0))
+    said = _uneven_edges(seat)  # type: ignore[arg-type]
+    if side is None:
+        assert said is None
+    else:
+        assert said is not None and f"from the {side} long edge" in said
+        assert f"{abs(skew[0]):.1f} mm" in said  # type: ignore[index]
