@@ -86,7 +86,7 @@ Image = NDArray[np.uint8]
 FloatImage = NDArray[np.float32]
 SMOOTH_SIGMA = 1.0  # px: the board view's smoothing for the checkers' colours
 RING_ANGLES = 48  # samples round a ring (`BoardReader.oriented`); even
-MAP_STEPS = 4096  # the circle map's values (shares of a ring, 0-1) in steps of 1/this
+MAP_STEPS = 1 << 16  # the ring kernel's weights, and so the circle map, in steps of 1/this
 
 
 @dataclass
@@ -279,7 +279,10 @@ class BoardReader(Counting):
         self.d_mm = self.geo.point_width_mm * share
         self.pitch_mm = self.geo.point_width_mm * (pitch or share)
         # The edge map is dilated by a pixel: one ring of the middle size finds every size.
-        self.kernel = ring_kernel(self.d_mm / 2 * self.s.px_per_mm)
+        # Its weights in whole steps of 1/MAP_STEPS (each moved by under 8e-6): on the 0/1
+        # edge map the correlation is then a whole number of steps (`circle_map`).
+        kernel = ring_kernel(self.d_mm / 2 * self.s.px_per_mm)
+        self.kernel = np.rint(kernel * np.float32(MAP_STEPS)) * np.float32(1 / MAP_STEPS)
         self._ring_spectrum = self._spectrum(self.kernel)
         self._grids = self._profile_grids()
         # Rows as long as the points allow (five at least: the README's layout).
@@ -390,9 +393,11 @@ class BoardReader(Counting):
         product = cv2.mulSpectrums(cv2.dft(padded), self._ring_spectrum, 0)
         c = kh // 2
         full = cv2.idft(product, flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
-        # In whole steps of 1/`MAP_STEPS`: the transform's rounding (about 1e-6, and not
-        # the same from one OpenCV build or path to another) then never decides between
-        # two places a ring fits as well, and a flat top is flat (`_candidates`).
+        # The kernel's weights are whole steps of 1/MAP_STEPS and the edges 0 or 1, so the
+        # correlation is a whole number of steps: rounded to it, the map is exact. The
+        # transform's own rounding (under 0.03 of a step on rendered boards' views) differs
+        # between OpenCV's paths and builds; left in, it decided between places a ring fits
+        # exactly as well (test10's bar turned on it when the transforms were made whole).
         out = np.rint(full[c : c + h, c : c + w] * np.float32(MAP_STEPS))
         out *= np.float32(1 / MAP_STEPS)
         return np.ascontiguousarray(out, dtype=np.float32)

@@ -118,18 +118,24 @@ def test_the_ring_map_is_the_ring_kernels_correlation_with_the_edges() -> None:
     reader = BoardReader(BoardGeometry(r.calibration))
     _, _, edges = reader.edges(reader.rectify(r.image))
     # An asymmetric kernel: a transform that convolved instead of correlating would show.
+    # Its weights in whole steps of 1/MAP_STEPS, as the reader's own ring's are.
     reader.kernel = np.zeros_like(reader.kernel)
     reader.kernel[2, 5], reader.kernel[-1, 0] = 0.7, 0.3
+    reader.kernel = np.rint(reader.kernel * MAP_STEPS) / np.float32(MAP_STEPS)
     reader._ring_spectrum = reader._spectrum(reader.kernel)
-    want = cv2.filter2D(edges, cv2.CV_32F, reader.kernel, borderType=cv2.BORDER_CONSTANT)
+    kernel = reader.kernel.astype(np.float64)
+    want = cv2.filter2D(
+        edges.astype(np.float64), cv2.CV_64F, kernel, borderType=cv2.BORDER_CONSTANT
+    )
     got = reader.circle_map(edges)
     assert got.shape == want.shape and want.max() > 0.5
-    # In whole steps of 1/MAP_STEPS, the nearest to filter2D's: the transforms' rounding
-    # (about 1e-6) moves a value to the next step only where it lies half way between two.
-    steps = got * MAP_STEPS
-    assert np.array_equal(steps, np.rint(steps))
-    assert np.abs(got - want).max() <= 0.5 / MAP_STEPS + 1e-5
-    assert np.mean(got != np.rint(want * MAP_STEPS) / MAP_STEPS) < 1e-3
+    # The exact correlation, whatever the transform's rounding: the edges are 0 or 1, so
+    # it is a whole number of the kernel's steps (filter2D's, in double precision, is
+    # within 1e-9 of one).
+    assert np.abs(want * MAP_STEPS - np.rint(want * MAP_STEPS)).max() < 1e-6
+    assert np.array_equal(got.astype(np.float64), np.rint(want * MAP_STEPS) / MAP_STEPS)
+    ring = BoardReader(BoardGeometry(r.calibration)).kernel * MAP_STEPS  # the reader's own
+    assert np.array_equal(ring, np.rint(ring)) and abs(ring.sum() / MAP_STEPS - 1) < 1e-3
 
 
 # --- the command ---------------------------------------------------------------------------
