@@ -49,7 +49,7 @@ from calibration.detect import AmbiguousBoard, BoardNotFound, find_board
 from calibration.orient import orient
 from calibration.refine import polish
 from calibration.schema import CalibrationError
-from companion.cli.calibrate import DEFAULT_SIZES, _uneven_edges, choose_corners
+from companion.cli.calibrate import _uneven_edges, choose_corners, default_arguments
 from sim import Scene, cut_image, random_scene, render
 
 
@@ -97,10 +97,7 @@ def measure(job: tuple[int, Scene, int, bool]) -> dict[str, float]:
     out["written"] = out["auto_right"] = out["uneven"] = 0.0
     out["calibrate_error"] = 1.0
     if candidates:
-        width_mm, height_mm, bar_mm = DEFAULT_SIZES
-        sizes = argparse.Namespace(
-            width_mm=width_mm, height_mm=height_mm, bar_mm=bar_mm, white_home=None, white_is="light"
-        )
+        sizes = default_arguments()
         try:
             seat = choose_corners(image, candidates, sizes, None, ambiguous, io.StringIO())
         except CalibrationError:

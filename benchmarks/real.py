@@ -57,7 +57,7 @@ from benchkit import Floor, check, shared_data
 from calibration.detect import AmbiguousBoard, BoardNotFound, find_board
 from calibration.geometry import BoardGeometry
 from calibration.schema import CalibrationError
-from companion.cli.calibrate import DEFAULT_SIZES, choose_corners
+from companion.cli.calibrate import choose_corners, default_arguments
 from vision.board_learn import START
 from vision.dice_settings import DiceSettings
 from vision.evaluate import board_labels, dice_alone, evaluate, evaluate_board, label_calibration
@@ -286,10 +286,7 @@ def corner_figures(folder: Path, entries: list[dict[str, Any]]) -> dict[str, Any
                 candidates, ambiguous = list(e.candidates), str(e)
         if not _is_start(entry):
             continue
-        width_mm, height_mm, bar_mm = DEFAULT_SIZES
-        sizes = argparse.Namespace(
-            width_mm=width_mm, height_mm=height_mm, bar_mm=bar_mm, white_home=None, white_is="light"
-        )
+        sizes = default_arguments()
         try:
             if not candidates:
                 raise CalibrationError(out["photos"][-1]["error"])

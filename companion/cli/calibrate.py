@@ -30,6 +30,16 @@ if TYPE_CHECKING:
 DEFAULT_SIZES = (530.0, 440.0, 50.0)  # the playing surface's width and height, the bar's (mm)
 
 
+def default_arguments() -> argparse.Namespace:
+    """What `choose_corners` reads of the command's arguments, as a plain `calibrate` gives
+    them: the default sizes, white's home read from the start, white's set the light one
+    (for the benchmarks and tests, which call it without the command line)."""
+    width_mm, height_mm, bar_mm = DEFAULT_SIZES
+    return argparse.Namespace(
+        width_mm=width_mm, height_mm=height_mm, bar_mm=bar_mm, white_home=None, white_is="light"
+    )
+
+
 def add_parsers(sub: Any) -> None:
     cal = sub.add_parser(
         "calibrate",

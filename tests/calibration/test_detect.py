@@ -133,11 +133,10 @@ def test_a_cut_board_whose_layout_leaves_the_frames_edge_names_the_places_it_fit
     the points' layout agree. Where the layout fits best a point along (here: 7.6% off),
     the refusal names the places it fits, for the starting position to decide between
     (`calibrate` then takes the true one). `benchmarks/calibrate.py --cut`'s board 42."""
-    import argparse
     import io
 
     from calibration.detect import CUT_UNSURE, AmbiguousBoard
-    from companion.cli.calibrate import DEFAULT_SIZES, choose_corners
+    from companion.cli.calibrate import choose_corners, default_arguments
 
     rng = random.Random(2026)
     scene = [random_scene(rng) for _ in range(43)][42]
@@ -150,11 +149,7 @@ def test_a_cut_board_whose_layout_leaves_the_frames_edge_names_the_places_it_fit
     assert str(refused.value) == CUT_UNSURE
     errors = sorted(corner_error(c, truth) for c in refused.value.candidates)
     assert errors[0] <= 0.005 and errors[1] > 0.02
-    width_mm, height_mm, bar_mm = DEFAULT_SIZES
-    sizes = argparse.Namespace(
-        width_mm=width_mm, height_mm=height_mm, bar_mm=bar_mm, white_home=None, white_is="light"
-    )
     seat = choose_corners(
-        image, list(refused.value.candidates), sizes, None, CUT_UNSURE, io.StringIO()
+        image, list(refused.value.candidates), default_arguments(), None, CUT_UNSURE, io.StringIO()
     )
     assert corner_error(np.array(seat.cal.corners_px), truth) <= 0.005
