@@ -237,6 +237,56 @@ def _unexplained_regions(unexplained: set[str]) -> dict[int, int]:
     return {n: root(n) for n in points}
 
 
+def _beside(place: str) -> set[str]:
+    """The places next to `place` on the board: a point's neighbours along its side
+    (across the bar too) and the point facing it across the board's middle; the bar's are
+    the four points beside it, and each side's half of the bar is the other's."""
+    if not place.isdigit():
+        return {"6", "7", "18", "19", "bar-white", "bar-black"} - {place}
+    n = int(place)
+    out = {str(m) for m in (n - 1, n + 1, 25 - n) if 1 <= m <= 24}
+    if n in (6, 7, 18, 19):
+        out |= {"bar-white", "bar-black"}
+    return out
+
+
+def _counts_check(
+    places: list[PlaceReading],
+    white: list[int],
+    black: list[int],
+    areas: dict[str, float],
+    unexplained: set[str],
+    unsure: float,
+) -> None:
+    """Each side has 15 checkers, and none is borne off before all 15 are in its home
+    board. A side read with more than 15 (after `_at_most_fifteen`) has a count too high
+    somewhere among its places: each of them gets unsure. A side read with fewer than 15
+    on the board and the bar while some lie outside its home board has checkers missed
+    (a checker borne off and then one hit is legal, but rare): where something unread lies
+    (`_surface_check`'s area, however small), or beside a place that shows something
+    unread, a missed checker may lie; each such place that does not hold the other side's
+    checkers gets unsure. `unsure` is the confidence they get at most."""
+    for color, side in (("white", white), ("black", black)):
+        on_board = sum(side[1:])
+        if on_board > MAX_CHECKERS:
+            suspects = {p.place for p in places if p.color == color and p.count}
+        elif on_board < MAX_CHECKERS and any(side[7:]):
+            suspects = {name for name, area in areas.items() if area > 0}
+            for name in unexplained:
+                suspects |= _beside(name)
+            other = "black" if color == "white" else "white"
+            suspects = {
+                p.place
+                for p in places
+                if p.place in suspects and p.color in (None, color) and p.place != f"bar-{other}"
+            }
+        else:
+            continue
+        for i, p in enumerate(places):
+            if p.place in suspects and p.confidence > unsure:
+                places[i] = replace(p, confidence=unsure)
+
+
 class BoardReader(Counting):
     """Reads positions from frames of one calibrated camera; the warp maps are built once."""
 
@@ -721,12 +771,13 @@ class BoardReader(Counting):
             elif color == "black":
                 black[25 - int(place.name)] += count
             places_out.append(PlaceReading(place.name, color, count, conf, f.circles))
-        unexplained = self._surface_check(lab, found, places_out, odds)
+        unexplained, areas = self._surface_check(lab, found, places_out, odds)
         if odds is not None:
             self._second_opinion(
                 odds, lab, split, places_out, (white, black), colour_sure, unexplained
             )
         self._at_most_fifteen(found, places_out, white, black)
+        _counts_check(places_out, white, black, areas, unexplained, self.s.unsure_count)
         confidence = min(p.confidence for p in places_out)
         for side in (white, black):
             on_board = sum(side[1:])
@@ -1120,9 +1171,10 @@ class BoardReader(Counting):
         found: list[_Found],
         places: list[PlaceReading],
         odds: NDArray[np.float64] | None = None,
-    ) -> set[str]:
+    ) -> tuple[set[str], dict[str, float]]:
         """Points whose surface beyond their checkers looks unlike the board's get unsure:
-        something there was not read (`vision.board_surface`). Returns them. Where the
+        something there was not read (`vision.board_surface`). Returns them, and each
+        place's area (mm^2) that looks unlike the board, however small. Where the
         strip network (`odds`) surely counts more checkers than the rings found, the row
         they make is left out of what the other points are compared with (not of the
         point's own check): dark checkers no ring saw on half a board's dark points made
@@ -1197,7 +1249,7 @@ class BoardReader(Counting):
                     p, confidence=min(p.confidence, max(0.0, 0.5 * (hi - area) / (hi - lo)))
                 )
                 unexplained.add(p.place)
-        return unexplained
+        return unexplained, areas
 
     def _opposite_once(self, found: list[_Found]) -> list[_Found]:
         """A checker found on two opposite points (a pile long enough to cross the board's

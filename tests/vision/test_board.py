@@ -332,3 +332,82 @@ def test_a_lone_checker_through_heavy_jpeg_is_counted() -> None:
     reading = BoardReader(Geo(cal)).read(r.image)
     assert reading.black == list(scene.black)
     assert reading.white == list(scene.white)
+
+
+def _counts_readings(white: dict[int, int], black: dict[int, int]) -> tuple[list, list, list]:
+    """Place readings (all sure) and the two sides' arrays for checkers on white's points
+    (`white`: white's numbering; `black`: black's)."""
+    import vision.board as vb
+
+    readings = []
+    w, b = [0] * 26, [0] * 26
+    for n in range(1, 25):
+        if n in white:
+            readings.append(vb.PlaceReading(str(n), "white", white[n], 0.95))
+            w[n] = white[n]
+        elif 25 - n in black:
+            readings.append(vb.PlaceReading(str(n), "black", black[25 - n], 0.95))
+            b[25 - n] = black[25 - n]
+        else:
+            readings.append(vb.PlaceReading(str(n), None, 0, 0.95))
+    readings += [vb.PlaceReading("bar-white", None, 0, 1.0), vb.PlaceReading("bar-black", None, 0, 1.0)]
+    return readings, w, b
+
+
+def test_a_checker_missed_where_none_can_be_off_makes_the_places_by_something_unread_unsure() -> None:
+    """White reads 14 with checkers still outside its home board: none can be borne off, so
+    one was missed. It may lie where something unread shows (however little) or beside a
+    place that shows enough to be unsure already, and not on a point black holds; the
+    places far from anything unread stay sure, and black's, with 15, are not touched."""
+    import vision.board as vb
+
+    # white: 14 (2 on 24, 5 on 13, 3 on 8, 4 on 6); black: 15
+    readings, white, black = _counts_readings(
+        {24: 2, 13: 5, 8: 3, 6: 4}, {24: 2, 13: 5, 8: 3, 6: 5}
+    )
+    conf = {p.place: p.confidence for p in readings}
+    areas = {p.place: 0.0 for p in readings}
+    areas["6"] = 50.0  # a hand over white's 6-point: a little shows beyond its checkers
+    areas["10"] = 900.0  # an arm over the 10-point: unsure already
+    vb._counts_check(readings, white, black, areas, {"10"}, 0.4)
+    after = {p.place: p.confidence for p in readings}
+    # the 6-point (a little unread), the 10-point and its neighbours 9, 11 and 15 (facing
+    # it) are unsure; 19 (black's 6-point) would be beside nothing; black's 8-point
+    # (white's 17) holds black
+    assert {n for n in after if after[n] < conf[n]} == {"6", "9", "10", "11", "15"}
+    assert all(after[n] == 0.4 for n in ("6", "9", "10", "11", "15"))
+
+
+def test_fourteen_checkers_all_home_may_have_one_borne_off() -> None:
+    """A side with 14 checkers, all in its home board, may have borne one off: nothing is
+    made unsure, whatever shows unread."""
+    import vision.board as vb
+
+    readings, white, black = _counts_readings({6: 5, 5: 5, 4: 4}, {24: 2, 13: 5, 8: 3, 6: 5})
+    areas = {p.place: 500.0 for p in readings}
+    vb._counts_check(readings, white, black, areas, {"5"}, 0.4)
+    assert all(p.confidence == 0.95 for p in readings if p.place.isdigit())
+
+
+def test_sixteen_checkers_left_make_every_place_of_that_side_unsure() -> None:
+    """A side still read with 16 checkers (no smaller count fitted the rings) has a count
+    too high somewhere among its places, which one cannot be told: all its places with
+    checkers are unsure; the other side's and the empty places are not touched."""
+    import vision.board as vb
+
+    readings, white, black = _counts_readings(
+        {24: 2, 13: 6, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}
+    )
+    vb._counts_check(readings, white, black, {p.place: 0.0 for p in readings}, set(), 0.4)
+    unsure = {p.place for p in readings if p.confidence < 0.5}
+    assert unsure == {"24", "13", "8", "6"}
+
+
+def test_what_lies_beside_a_place() -> None:
+    """Neighbours along a side, across the bar, and facing across the middle."""
+    import vision.board as vb
+
+    assert vb._beside("1") == {"2", "24"}
+    assert vb._beside("12") == {"11", "13"}
+    assert vb._beside("7") == {"6", "8", "18", "bar-white", "bar-black"}
+    assert vb._beside("bar-white") == {"6", "7", "18", "19", "bar-black"}
