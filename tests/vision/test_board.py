@@ -350,11 +350,11 @@ def _counts_readings(white: dict[int, int], black: dict[int, int]) -> tuple[list
             b[25 - n] = black[25 - n]
         else:
             readings.append(vb.PlaceReading(str(n), None, 0, 0.95))
-    readings += [vb.PlaceReading("bar-white", None, 0, 1.0), vb.PlaceReading("bar-black", None, 0, 1.0)]
+    readings += [vb.PlaceReading(f"bar-{c}", None, 0, 1.0) for c in ("white", "black")]
     return readings, w, b
 
 
-def test_a_checker_missed_where_none_can_be_off_makes_the_places_by_something_unread_unsure() -> None:
+def test_a_checker_missed_where_none_can_be_off_makes_places_by_something_unread_unsure() -> None:
     """White reads 14 with checkers still outside its home board: none can be borne off, so
     one was missed. It may lie where something unread shows (however little) or beside a
     place that shows enough to be unsure already, and not on a point black holds; the
