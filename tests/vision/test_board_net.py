@@ -232,7 +232,17 @@ def test_a_sure_network_count_replaces_an_unsure_ring_count_in_the_checkers_colo
     monkeypatch.setattr(StripCounter, "odds", lambda self, view, *_: _odds_saying({5: (4, 0.99)}))
     reading = reader.read(image)
     assert reading.white[6] == 4 and reading.white[0] == 1 and reading.black == list(START)
-    assert next(p for p in reading.places if p.place == "6").confidence > reader.s.net_disagree
+    # White is now a checker short with checkers outside its home board: the counts check
+    # makes the place the miss may lie in unsure, however sure the network.
+    assert next(p for p in reading.places if p.place == "6").confidence <= reader.s.unsure_count
+    # Without that check, the network's sureness is the place's.
+    import vision.board
+
+    with monkeypatch.context() as m:
+        m.setattr(vision.board, "_counts_check", lambda *args: None)
+        alone = reader.read(image)
+    assert alone.white == reading.white
+    assert next(p for p in alone.places if p.place == "6").confidence > reader.s.net_disagree
     # The odd surface spreading over the 5 point too is a thing wider than a point (a cup,
     # a card, a clock), no checkers: the network never saw one and counts checkers under
     # it. Its count is read, unsure.
