@@ -375,6 +375,43 @@ def test_of_one_dies_readings_at_several_scales_the_surest_with_a_face_read_stan
     assert [id(d) for d in vision.dicenet._kept(CFG, [blurred, apart])] == [id(apart)]
 
 
+def test_a_plain_photos_readings_are_turned_only_where_a_die_may_still_be_kept() -> None:
+    # Each reading's value is read turned before its face is judged; a reading near a
+    # surer die already kept is no die whatever its face, so it is never turned. The dice
+    # kept are those judging every reading keeps.
+    reading = _plain_die
+    blurred = reading(0.0, 40.0, 0.99, 0.4)  # no face read: the next scale's is judged
+    sharp = reading(2.0, 60.0, 0.9, 0.95)
+    weaker = reading(-2.0, 27.0, 0.7, 0.8)  # near sharp, kept: never turned
+    apart = reading(500.0, 50.0, 0.8, 0.9)
+    near_apart = reading(505.0, 50.0, 0.6, 0.9)  # near apart, kept: never turned
+    dice = [weaker, near_apart, blurred, sharp, apart]
+    turned: list[list[int]] = []
+
+    def turn(wave: list[vision.dicenet.PlainDie]) -> None:
+        turned.append([id(d) for d in wave])
+
+    every = vision.dicenet._kept(CFG, list(dice))
+    kept = vision.dicenet._kept(CFG, list(dice), turn)
+    assert [id(d) for d in kept] == [id(d) for d in every] == [id(sharp), id(apart)]
+    # First the surest of each place, in one batch; then the next reading of the place
+    # whose surest had no face.
+    assert turned == [[id(blurred), id(apart)], [id(sharp)]]
+    # What `turn` reads is what the faces are judged on: the blurred reading turned to a
+    # sure 3 is the die, and the sharp one is then never turned.
+    turned.clear()
+
+    def sharpen(wave: list[vision.dicenet.PlainDie]) -> None:
+        turn(wave)
+        for d in wave:
+            d.values = np.asarray(np.eye(6, dtype=np.float32)[2])
+
+    blurred = reading(0.0, 40.0, 0.99, 0.4)
+    kept = vision.dicenet._kept(CFG, [blurred, sharp, apart], sharpen)
+    assert [id(d) for d in kept] == [id(blurred), id(apart)]
+    assert turned == [[id(blurred), id(apart)]]
+
+
 def test_a_die_marked_weaker_than_many_checkers_is_still_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
