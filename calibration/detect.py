@@ -61,8 +61,9 @@ CLEARLY_BETTER = 1.5  # a layout elsewhere must score this much more than one at
 UNAMBIGUOUS = 1.15  # and this much more than the best layout elsewhere than itself
 EDGE_CLEAR = 0.02  # of the surface's width: its corners at least this far inside the image
 NOT_IN_VIEW = (
-    "the board is not fully in view: move the camera up or back until some frame or table "
-    "shows beyond the playing surface on every side"
+    "the playing surface found reaches the picture's edge: the board is not fully in view, "
+    "or trays or rails beside it were taken for the surface; move the camera up or back "
+    "until some frame or table shows beyond the playing surface on every side"
 )
 CUT_UNSURE = (
     "the board is not fully in view, and where it runs off the picture its playing surface "
