@@ -262,6 +262,7 @@ def _counts_check(
     areas: dict[str, float],
     unexplained: set[str],
     unsure: float,
+    bare_sure: float = 0.0,
 ) -> None:
     """Each side has 15 checkers, and none is borne off before all 15 are in its home
     board. A side read with more than 15 (after `_at_most_fifteen`) has a count too high
@@ -269,8 +270,11 @@ def _counts_check(
     on the board and the bar while some lie outside its home board has checkers missed
     (a checker borne off and then one hit is legal, but rare): where something unread lies
     (`_surface_check`'s area, however small), or beside a place that shows something
-    unread, a missed checker may lie; each such place that could hold the side's checkers
-    (read empty or with its colour; not the other side's half of the bar) gets unsure.
+    unread, a missed checker may lie, and so it may on a place read bare short of
+    `bare_sure` (the network's odds that it is bare short of sure: a lone dark checker on
+    a dark point shows nothing unread; 0 doubts none); each such place that could hold
+    the side's checkers (read empty or with its colour; not the other side's half of the
+    bar) gets unsure.
     A side's total proves its counts only where each of its counts is read sure: where
     one of them is read below even odds, it may be off and another off the other way (a
     phantom under a clock making up for a row under a card), so the places that show
@@ -295,6 +299,8 @@ def _counts_check(
             # A miss certain, wherever anything unread shows; only possible, where enough
             # does to be unexplained; and beside such places either way.
             near = {name for name, area in areas.items() if area > 0} if short else set(unexplained)
+            if short:
+                near |= {p.place for p in places if not p.count and p.confidence < bare_sure}
             for name in unexplained:
                 near |= _beside(name)
             held = could_hold + ([p for p in places if p.color == other] if doubted else [])
@@ -796,7 +802,9 @@ class BoardReader(Counting):
                 odds, lab, split, places_out, (white, black), colour_sure, unexplained
             )
         self._at_most_fifteen(found, places_out, white, black)
-        _counts_check(places_out, white, black, areas, unexplained, self.s.unsure_count)
+        _counts_check(
+            places_out, white, black, areas, unexplained, self.s.unsure_count, self.s.net_sure
+        )
         confidence = min(p.confidence for p in places_out)
         for side in (white, black):
             on_board = sum(side[1:])

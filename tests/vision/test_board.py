@@ -378,6 +378,31 @@ def test_a_checker_missed_where_none_can_be_off_makes_places_by_something_unread
     assert all(after[n] == 0.4 for n in ("6", "9", "10", "11", "15"))
 
 
+def test_a_checker_missed_may_lie_where_a_place_is_read_bare_short_of_sure() -> None:
+    """White reads 14 with checkers outside its home board, and nothing shows unread: a
+    lone dark checker on a dark point shows nothing to the surface check. A place read
+    bare only short of sure (the network's odds that it is bare below `bare_sure`) may
+    hold it: it gets unsure; bare places read sure stay so. With white's 15 read, the
+    same bare place stays as it was: a bare place is no count in doubt."""
+    import vision.board as vb
+
+    readings, white, black = _counts_readings(
+        {24: 2, 13: 5, 8: 3, 6: 4}, {24: 2, 13: 5, 8: 3, 6: 5}
+    )
+    readings = [replace(p, confidence=0.6) if p.place == "10" else p for p in readings]
+    areas = {p.place: 0.0 for p in readings}
+    vb._counts_check(readings, white, black, areas, set(), 0.4, 0.9)
+    after = {p.place: p.confidence for p in readings}
+    assert after["10"] == 0.4
+    assert all(c == 0.95 for n, c in after.items() if n.isdigit() and n != "10")
+    readings, white, black = _counts_readings(
+        {24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}
+    )
+    readings = [replace(p, confidence=0.6) if p.place == "10" else p for p in readings]
+    vb._counts_check(readings, white, black, areas, set(), 0.4, 0.9)
+    assert next(p for p in readings if p.place == "10").confidence == 0.6
+
+
 def test_fourteen_checkers_all_home_may_have_one_borne_off() -> None:
     """A side with 14 checkers, all in its home board, may have borne one off: nothing is
     made unsure, whatever shows unread."""
