@@ -578,9 +578,9 @@ def _one_a_place(
 
     The readings are judged in waves, each turned in one batch: a wave is the readings no
     surer undecided one lies near, and a reading near a die kept is dropped unturned. The
-    dice kept are those judging every reading would keep, with a fifth of the turned reads
-    (a phone photo of 20 dice read some 100 times over its scales: 2026-12-02, 0.8 s to
-    0.5 s a photo)."""
+    dice kept are those judging every reading would keep, with about a third of the turned
+    reads (a phone photo of 20 dice is read some 80-100 times over its scales; 2026-12-02:
+    the phone photos 1,010 -> 680 ms median, every figure of benchmarks/real.py the same)."""
     order = sorted(dice, key=lambda d: -d.present)
     rank = {id(d): k for k, d in enumerate(order)}
 
