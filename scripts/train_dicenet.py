@@ -215,7 +215,20 @@ rolls accepted, 18.8% false rerolls; left-out styles 97.99%, 7, 2, 8.7%; referee
   die where the shipped detector finds none).
 
 To measure across sources, train with one `--real` set and measure on the other
-(`benchmarks/real.py` reads both as plain photos).
+(`benchmarks/real.py` reads both as plain photos). Measured so on 2026-12-02: both
+networks fine-tuned from the rendered-only ones (ORIG, commit d8bb3ec's vision/models) as
+the second step above, on its 1,600 scenes again (seed 500000, 8 shards), but with
+`--real ../shared/data/dice_real_dev:1.15:oblique` instead of the phone photos (reader
+2,000 steps in 17 min, detector 2,000 in 6 min, side by side):
+- phone photos (`dice_real_topdown_dev`, not trained on): 70.8% right, 79 missed, 13
+  wrong (2 with high confidence), 9 phantom dice (ORIG: 54.9%, 95 missed, 41 phantom);
+- webcam photos (trained on): 92.9%, 76 wrong (25 with high confidence), 9 phantom dice
+  (shipped, not trained on them: 93.2%, 36 wrong, 3 high, 9 phantom);
+- board photos (neither): 10 of 14 dice right, 10 flat dice read cocked, 1 phantom die
+  (shipped 12, 2, 0).
+Not shipped. The phone photos' dice carry over to the webcam's far better than the other
+way round, and the webcam's dice (photographed aslant, so their state not taught) made
+the reader call flat dice on the boards cocked.
 
 PyTorch is needed here only: the project runs the written networks with ONNX Runtime.
 The first folder's last shard is held out and the figures on it printed at the end:
