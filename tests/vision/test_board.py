@@ -403,6 +403,25 @@ def test_a_checker_missed_may_lie_where_a_place_is_read_bare_short_of_sure() -> 
     assert next(p for p in readings if p.place == "10").confidence == 0.6
 
 
+def test_a_side_short_doubts_a_place_read_with_fewer_checkers_than_rings_found() -> None:
+    """Where the strip network's count, fewer than the rings found round things, is read
+    sure, it stays sure while its side reads 15; with the side a checker short (and
+    checkers outside its home board), the checker the rings found there may be the one
+    missed: the place gets unsure, though nothing shows unread."""
+    import vision.board as vb
+
+    for six, doubted in ((4, True), (5, False)):
+        readings, white, black = _counts_readings(
+            {24: 2, 13: 5, 8: 3, 6: six}, {24: 2, 13: 5, 8: 3, 6: 5}
+        )
+        rings = [(float(k), 0.0, 1.0) for k in range(six + 1)]
+        readings = [replace(p, circles=rings) if p.place == "6" else p for p in readings]
+        vb._counts_check(readings, white, black, {p.place: 0.0 for p in readings}, set(), 0.4)
+        after = {p.place: p.confidence for p in readings}
+        assert after["6"] == (0.4 if doubted else 0.95)
+        assert all(c == 0.95 for n, c in after.items() if n.isdigit() and n != "6")
+
+
 def test_fourteen_checkers_all_home_may_have_one_borne_off() -> None:
     """A side with 14 checkers, all in its home board, may have borne one off: nothing is
     made unsure, whatever shows unread."""

@@ -114,13 +114,15 @@ def test_a_network_that_disagrees_with_a_sure_ring_count_makes_the_point_unsure(
     assert reading.white[6] == 5 and by["6"].confidence <= reader.s.net_disagree
 
 
-def test_a_sure_network_count_is_read_over_sure_rings_but_stays_unsure(
+def test_a_sure_network_count_is_read_over_sure_rings_sure_only_of_fewer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Sure against sure: on styles the reader never saw, the network was the one right
     # every time they so differed (a ring "found" in an arched point's end, wood grain
-    # closing it), so its count is read, in the colour of the checkers the rings found,
-    # and neither point is trusted.
+    # closing it), so its count is read, in the colour of the checkers the rings found.
+    # Of more checkers than the rings found, it is not trusted; of fewer, it is as sure as
+    # the network, while its side's total holds (`_counts_check`): here the network's
+    # phantom on 3 is in doubt, so white's 15 prove nothing and 6 is unsure too.
     reader, image = _reader_and_view()
     monkeypatch.setattr(
         StripCounter, "odds", lambda self, view, *_: _odds_saying({5: (4, 0.99), 2: (1, 0.99)})
@@ -130,7 +132,15 @@ def test_a_sure_network_count_is_read_over_sure_rings_but_stays_unsure(
     by = {p.place: p for p in reading.places}
     assert by["6"].color == "white" and by["6"].confidence <= reader.s.net_disagree
     assert by["3"].count == 1 and by["3"].confidence <= reader.s.net_disagree
-    # A sure network that says a point the rings found checkers on is bare empties it.
+    import vision.board
+
+    with monkeypatch.context() as m:  # the second opinion alone, without the counts check
+        m.setattr(vision.board, "_counts_check", lambda *args: None)
+        alone = {p.place: p for p in reader.read(image).places}
+    assert alone["6"].count == 4 and alone["6"].confidence >= reader.s.net_sure
+    assert alone["3"].count == 1 and alone["3"].confidence <= reader.s.net_disagree
+    # A sure network that says a point the rings found checkers on is bare empties it;
+    # white is then short with checkers outside its home board: unsure.
     monkeypatch.setattr(StripCounter, "odds", lambda self, view, *_: _odds_saying({5: (0, 0.99)}))
     reading = reader.read(image)
     by = {p.place: p for p in reading.places}
