@@ -1,7 +1,7 @@
 """Training scenes for the dice networks (`vision/dicenet.py`), rendered by `sim`.
 
     python3 scripts/dicenet_data.py OUT --scenes 6000 --seed 100000 [--jobs 2] [--shards 12]
-        [--solid SHARE] [--facing] [--wide SHARE [--random-designs]]
+        [--solid SHARE] [--facing] [--wide SHARE [--random-designs]] [--clear SHARE]
 
 Each scene is a random board (the renderer's styles, or colours drawn at random),
 checkers at the start or anywhere, and 0-8 dice (the renderer's four styles, or
@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 from calibration.geometry import BoardGeometry  # noqa: E402
 from sim import (  # noqa: E402
     CHECKER_SHARE,
+    DICE_CLEAR,
     DICE_STYLES,
     STYLES,
     WIDE_STYLES,
@@ -75,6 +76,10 @@ FACING = False  # (`--facing`)
 # (`random_wide_style`, `--random-designs`).
 WIDE_SHARE = 0.0
 RANDOM_DESIGNS = False
+# Of the dice styles drawn, this share see-through (`sim.DICE_CLEAR`, `--clear`): precision
+# dice of any colour, what lies under them showing through, tinted, with their bottom
+# face's pips faintly (a purple die on a black point shows little but its top pips).
+CLEAR_SHARE = 0.0
 WIDE_KEPT = tuple(s for s in WIDE_STYLES if s.name not in HELD_OUT_WIDE)  # what it may draw
 
 
@@ -123,11 +128,19 @@ def random_wide_style(rng: random.Random) -> Style:
     )
 
 
+# The renderer's own dice styles. Till 2026-12-03 `random_dice_style` drew from the table as
+# it stood, with the styles of random colours it had registered before in the same process
+# among them: the networks shipped were trained on scenes drawn so.
+RENDERER_DICE = tuple(DICE_STYLES)
+
+
 def random_dice_style(rng: random.Random) -> str:
     """A die style: one of the renderer's four, or colours drawn at random (registered in
-    the renderer's table under a new name)."""
+    the renderer's table under a new name); with `--clear`, that share see-through."""
+    if CLEAR_SHARE and rng.random() < CLEAR_SHARE:
+        return _clear_dice_style(rng)
     if rng.random() < 0.7:
-        return rng.choice(list(DICE_STYLES))
+        return rng.choice(RENDERER_DICE)
     face = _colour(rng)
     pip = (20, 20, 20) if _luma(face) > 128 else (240, 240, 240)
     if rng.random() < 0.3:
@@ -136,6 +149,20 @@ def random_dice_style(rng: random.Random) -> str:
             pip = (20, 20, 20) if _luma(face) > 128 else (245, 245, 245)
     name = f"random{rng.randrange(1 << 30)}"
     DICE_STYLES[name] = (face, pip)
+    return name
+
+
+def _clear_dice_style(rng: random.Random) -> str:
+    """A see-through die's style: a colour of any hue, light or dark, its pips mostly
+    white, and from 0.3 to 0.75 of what lies under it showing through (`sim.DICE_CLEAR`)."""
+    top = rng.randint(60, 235)
+    face = [int(top * rng.uniform(0.1, 1.0)) for _ in range(3)]
+    face[rng.randrange(3)] = top  # its hue: the strongest channel
+    grey = rng.randint(225, 250)
+    pip = (grey, grey, grey) if rng.random() < 0.8 else _colour(rng, 150, 255)
+    name = f"clear{rng.randrange(1 << 30)}"
+    DICE_STYLES[name] = ((face[0], face[1], face[2]), pip)
+    DICE_CLEAR[name] = rng.uniform(0.3, 0.75)
     return name
 
 
@@ -369,8 +396,12 @@ def main() -> None:
         action="store_true",
         help="half the wide scenes with the wide family's checker designs in random colours",
     )
+    ap.add_argument(
+        "--clear", type=float, default=0.0, help="share of dice styles drawn see-through"
+    )
     args = ap.parse_args()
-    global SOLID_SHARE, FACING, WIDE_SHARE, RANDOM_DESIGNS
+    global SOLID_SHARE, FACING, WIDE_SHARE, RANDOM_DESIGNS, CLEAR_SHARE
+    CLEAR_SHARE = args.clear
     SOLID_SHARE = args.solid
     FACING = args.facing
     WIDE_SHARE = args.wide

@@ -25,6 +25,7 @@ from sim.renderer import Rendered, checker_layout, render
 from sim.rolls import ROLL_KINDS, nth_roll, random_roll_scene, roll_scenes, write_roll_set
 from sim.scene import (
     CHECKER_SHARE,
+    DICE_CLEAR,
     DICE_STYLES,
     FAMILIES,
     START,
@@ -43,6 +44,7 @@ from sim.scene import (
 
 __all__ = [
     "CHECKER_SHARE",
+    "DICE_CLEAR",
     "DICE_STYLES",
     "FAMILIES",
     "FPS",

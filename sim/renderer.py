@@ -33,6 +33,7 @@ from calibration.schema import Calibration, Camera
 from sim.scene import (
     BGR,
     CHECKER_SHARE,
+    DICE_CLEAR,
     DICE_STYLES,
     CameraPose,
     Die,
@@ -368,21 +369,80 @@ def _draw_die(canvas: Image, die: Die, offset_mm: float = 0.0) -> dict[str, Any]
             np.int32,
         )
 
+    def pips(target: Image, value: int, mirror: float, colour: BGR, dx: int, dy: int) -> None:
+        """`value`'s pips on `target` (whose corner lies at canvas pixel dx, dy); `mirror`
+        -1 flips them across the die (a bottom face's, seen through the die)."""
+        for p, q in _PIPS[value]:
+            px = offset_mm + die.x_mm + (mirror * p * 0.27 * ux + q * 0.27 * squash * vx) * s
+            py = offset_mm + die.y_mm + (mirror * p * 0.27 * uy + q * 0.27 * squash * vy) * s
+            at = (_mm(px) - dx, _mm(py) - dy)
+            cv2.circle(target, at, max(2, _mm(s * 0.085)), colour, -1, cv2.LINE_AA)
+
+    half = 0.5 * squash
+    pts = polygon([(-0.5, -half), (0.5, -half), (0.5, half), (-0.5, half)])
+    side = None
     if die.state == "cocked":
         near, far = 0.5 * squash, 0.5 * squash + 0.45  # the visible side face
         side = polygon([(-0.5, near), (0.5, near), (0.5, far), (-0.5, far)])
-        cv2.fillConvexPoly(canvas, side, _shade(face, 0.65), cv2.LINE_AA)
-    half = 0.5 * squash
-    pts = polygon([(-0.5, -half), (0.5, -half), (0.5, half), (-0.5, half)])
     shadow = pts + np.array([4, 5], np.int32)
-    cv2.fillConvexPoly(canvas, shadow, (20, 20, 20), cv2.LINE_AA)
-    cv2.fillConvexPoly(canvas, pts, face, cv2.LINE_AA)
-    cv2.polylines(canvas, [pts], True, _shade(face, 0.75), 1, cv2.LINE_AA)
-    for p, q in _PIPS[die.value]:
-        px = offset_mm + die.x_mm + (p * 0.27 * ux + q * 0.27 * squash * vx) * s
-        py = offset_mm + die.y_mm + (p * 0.27 * uy + q * 0.27 * squash * vy) * s
-        cv2.circle(canvas, (_mm(px), _mm(py)), max(2, _mm(s * 0.085)), pip, -1, cv2.LINE_AA)
+    clear = DICE_CLEAR.get(die.style, 0.0)
+    if not clear:
+        if side is not None:
+            cv2.fillConvexPoly(canvas, side, _shade(face, 0.65), cv2.LINE_AA)
+        cv2.fillConvexPoly(canvas, shadow, (20, 20, 20), cv2.LINE_AA)
+        cv2.fillConvexPoly(canvas, pts, face, cv2.LINE_AA)
+        cv2.polylines(canvas, [pts], True, _shade(face, 0.75), 1, cv2.LINE_AA)
+        pips(canvas, die.value, 1.0, pip, 0, 0)
+        return _die_label(die)
+    _draw_clear_die(canvas, die, face, pip, clear, pts, side, shadow, pips)
     return _die_label(die)
+
+
+def _draw_clear_die(
+    canvas: Image,
+    die: Die,
+    face: BGR,
+    pip: BGR,
+    clear: float,
+    pts: NDArray[np.int32],
+    side: NDArray[np.int32] | None,
+    shadow: NDArray[np.int32],
+    pips: Any,
+) -> None:
+    """A see-through die (`DICE_CLEAR`): drawn opaque on a copy of what lies under it,
+    then mixed with what lies under, tinted by the die's colour, where its body is; its
+    shadow lighter, its bottom face's pips faintly through it, its top face's on top."""
+    polys = [pts, shadow] + ([side] if side is not None else [])
+    every = np.concatenate(polys)
+    h, w = canvas.shape[:2]
+    x0, y0 = (int(v) for v in np.maximum(every.min(axis=0) - 3, 0))
+    x1, y1 = (int(v) for v in np.minimum(every.max(axis=0) + 4, (w, h)))
+    if x1 <= x0 or y1 <= y0:
+        return
+    at = np.array([x0, y0], np.int32)
+    under = canvas[y0:y1, x0:x1].astype(np.float32)
+    layer = canvas[y0:y1, x0:x1].copy()
+    body = np.zeros(layer.shape[:2], np.uint8)
+    dark = np.zeros(layer.shape[:2], np.uint8)
+    cv2.fillConvexPoly(dark, shadow - at, 255, cv2.LINE_AA)
+    if side is not None:
+        cv2.fillConvexPoly(layer, side - at, _shade(face, 0.65), cv2.LINE_AA)
+        cv2.fillConvexPoly(body, side - at, 255, cv2.LINE_AA)
+    cv2.fillConvexPoly(layer, pts - at, face, cv2.LINE_AA)
+    cv2.fillConvexPoly(body, pts - at, 255, cv2.LINE_AA)
+    cv2.polylines(layer, [pts - at], True, _shade(face, 0.75), 1, cv2.LINE_AA)
+    # The bottom face's pips, seen through the die: mirrored, between body and pip colour.
+    faint = tuple(int(0.6 * f + 0.4 * p) for p, f in zip(pip, face, strict=True))
+    pips(layer, 7 - die.value, -1.0, faint, x0, y0)
+    tint = np.asarray(face, np.float32) / max(1.0, float(max(face)))
+    through = under * tint
+    alpha = body.astype(np.float32)[..., None] / 255.0
+    # Less light is stopped the clearer the die: its shadow is the lighter.
+    shaded = under * (1.0 - (dark.astype(np.float32)[..., None] / 255.0) * (0.75 - 0.5 * clear))
+    mixed = layer.astype(np.float32) * (1 - clear) + through * clear
+    out = np.clip(shaded * (1 - alpha) + mixed * alpha + 0.5, 0, 255).astype(np.uint8)
+    canvas[y0:y1, x0:x1] = out
+    pips(canvas, die.value, 1.0, pip, 0, 0)
 
 
 def _die_label(die: Die) -> dict[str, Any]:
