@@ -18,7 +18,9 @@ job into OUT/shard_NN.npz:
   places, checkers, beside a die), `read_px_per_mm` px/mm (with `--facing` each turned so
   that the camera's foot lies down in it, `dicenet.facing`), and for each the offset of
   the nearest die's centre from the square's centre (px of the square; nan where none
-  lies inside), with that die's value and state.
+  lies inside), with that die's value and state, and `clear`: 1 where it is see-through
+  (`--clear`; its state is not taught: the renderer draws no inner edges or sides seen
+  through it, as a real see-through die shows them).
 
 Seeds apart from the benchmark's and the tests' (2026, 7, 11, 12, ...): 100000 on.
 """
@@ -313,7 +315,7 @@ def scene_data(seed: int) -> dict[str, object]:
             a, rad = rng.uniform(0, 2 * math.pi), rng.uniform(12, 26)
             x, y = cx + rad * math.cos(a), cy + rad * math.sin(a)
         places.append((x, y))
-    crops, near, value, state = [], [], [], []
+    crops, near, value, state, clear = [], [], [], [], []
     for x, y in places:
         # `--facing`: turned so that the camera's foot lies down (`dicenet.facing`).
         turn = facing(geo, x, y, READ_SCALE) if FACING else 0.0
@@ -329,10 +331,12 @@ def scene_data(seed: int) -> dict[str, object]:
             near.append((np.nan, np.nan))
             value.append(0)
             state.append(0)
+            clear.append(0)
         else:
             near.append((best[1], best[2]))
             value.append(best[3].value)
             state.append(STATES.index(best[3].state))
+            clear.append(int(best[3].style in DICE_CLEAR))
     return {
         "det": det,
         "det_dice": det_dice,
@@ -340,6 +344,7 @@ def scene_data(seed: int) -> dict[str, object]:
         "near": near,
         "value": value,
         "state": state,
+        "clear": clear,
         "size": [die.size_mm for die, _ in dice],
     }
 
@@ -347,6 +352,7 @@ def scene_data(seed: int) -> dict[str, object]:
 def write_shard(args: tuple[str, int, list[int]]) -> str:
     out, job, seeds = args
     dets, shapes, det_dice, crops, near, value, state = [], [], [], [], [], [], []
+    clear: list[int] = []
     for k, seed in enumerate(seeds):
         s = scene_data(seed)
         det = s["det"]
@@ -358,6 +364,7 @@ def write_shard(args: tuple[str, int, list[int]]) -> str:
         near += s["near"]  # type: ignore[arg-type]
         value += s["value"]  # type: ignore[arg-type]
         state += s["state"]  # type: ignore[arg-type]
+        clear += s["clear"]  # type: ignore[arg-type]
         if k % 100 == 0:
             print(f"job {job}: {k}/{len(seeds)}", flush=True)
     path = Path(out) / f"shard_{job:02d}.npz"
@@ -370,6 +377,7 @@ def write_shard(args: tuple[str, int, list[int]]) -> str:
         near=np.array(near, np.float32),
         value=np.array(value, np.int64),
         state=np.array(state, np.int64),
+        clear=np.array(clear, np.uint8),
     )
     return str(path)
 

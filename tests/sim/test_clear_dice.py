@@ -89,3 +89,16 @@ def test_training_dice_styles_are_see_through_in_the_share_asked_for(
     clear = [n for n in names if n in DICE_CLEAR]
     assert 120 <= len(clear) <= 200
     assert all(0.3 <= DICE_CLEAR[n] <= 0.75 and n in DICE_STYLES for n in clear)
+
+
+def test_a_training_scenes_squares_say_which_hold_a_see_through_die(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The reader is not taught a see-through die's state (scripts/train_dicenet.py reads
+    # `clear`): each square round a die says whether that die is see-through.
+    for share in (1.0, 0.0):
+        monkeypatch.setattr(dicenet_data, "CLEAR_SHARE", share)
+        data = next(d for k in range(100, 120) if any((d := dicenet_data.scene_data(k))["value"]))
+        marked = [c for c, v in zip(data["clear"], data["value"], strict=True) if v]
+        assert marked and set(marked) == {int(share)}
+        assert not any(c for c, v in zip(data["clear"], data["value"], strict=True) if not v)
