@@ -263,8 +263,8 @@ shipped. Nor C, B's and the shipped reader's weights averaged (an equal share ea
 board photos 13 of 14, 2 flat dice read cocked as shipped, but 3 phantom dice (a gold
 checker read as a 6, another as a 1, a red one under dices6's arm as a 2; 2 read as
 frames, with the checkers); webcam photos 93.92%, 19 phantom dice; tiled 94.44%, 31;
-phone photos 97.78%, 1. A see-through die's look from above (its sides seen through its top) is what the
-renderer still lacks; drawn, its state could be taught too.
+phone photos 97.78%, 1. A see-through die's look from above (its sides seen through its
+top) is what the renderer still lacks; drawn, its state could be taught too.
 
 PyTorch is needed here only: the project runs the written networks with ONNX Runtime.
 The first folder's last shard is held out and the figures on it printed at the end:
