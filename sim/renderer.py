@@ -394,7 +394,14 @@ def _draw_die(canvas: Image, die: Die, offset_mm: float = 0.0) -> dict[str, Any]
         cv2.polylines(canvas, [pts], True, _shade(face, 0.75), 1, cv2.LINE_AA)
         pips(canvas, die.value, 1.0, pip, 0, 0)
         return _die_label(die)
-    _draw_clear_die(canvas, die, face, pip, clear, pts, side, shadow, pips)
+
+    def spot(p: float, q: float) -> tuple[float, float]:
+        """Die-frame (p, q), in die sizes, to canvas pixels (unrounded)."""
+        x = offset_mm + die.x_mm + (p * ux + q * squash * vx) * s
+        y = offset_mm + die.y_mm + (p * uy + q * squash * vy) * s
+        return x * PX_PER_MM, y * PX_PER_MM
+
+    _draw_clear_die(canvas, die, face, pip, clear, pts, side, shadow, pips, spot, s)
     return _die_label(die)
 
 
@@ -408,10 +415,14 @@ def _draw_clear_die(
     side: NDArray[np.int32] | None,
     shadow: NDArray[np.int32],
     pips: Any,
+    spot: Any,
+    size_mm: float,
 ) -> None:
     """A see-through die (`DICE_CLEAR`): drawn opaque on a copy of what lies under it,
     then mixed with what lies under, tinted by the die's colour, where its body is; its
-    shadow lighter, its bottom face's pips faintly through it, its top face's on top."""
+    shadow lighter, its bottom face's pips faintly through it, and its sides seen from
+    within, as a camera above sees them through the top: a darker rim inside each edge
+    and each side's pips in a band along its edge; its top face's pips on top."""
     polys = [pts, shadow] + ([side] if side is not None else [])
     every = np.concatenate(polys)
     h, w = canvas.shape[:2]
@@ -434,6 +445,20 @@ def _draw_clear_die(
     # The bottom face's pips, seen through the die: mirrored, between body and pip colour.
     faint = tuple(int(0.6 * f + 0.4 * p) for p, f in zip(pip, face, strict=True))
     pips(layer, 7 - die.value, -1.0, faint, x0, y0)
+    # The sides seen from within: a rim inside the edges, each side's pips along its edge
+    # (+u, +v, -u, -v: `_sides`), squeezed into a band from 0.36 to 0.45 of the side out.
+    rim = np.array([spot(p * 0.44, q * 0.44) for p, q in ((-1, -1), (1, -1), (1, 1), (-1, 1))]) - (
+        x0,
+        y0,
+    )
+    cv2.polylines(layer, [np.round(rim).astype(np.int32)], True, _shade(face, 0.55), 1, cv2.LINE_AA)
+    radius = max(1, round(size_mm * 0.05 * PX_PER_MM))
+    for (eu, ev), value in zip(((1, 0), (0, 1), (-1, 0), (0, -1)), _sides(die.value), strict=True):
+        for a, b in _PIPS[value]:
+            depth, along = 0.405 - b * 0.035, a * 0.27
+            p, q = eu * depth - ev * along, ev * depth + eu * along
+            x, y = spot(p, q)
+            cv2.circle(layer, (round(x) - x0, round(y) - y0), radius, faint, -1, cv2.LINE_AA)
     tint = np.asarray(face, np.float32) / max(1.0, float(max(face)))
     through = under * tint
     alpha = body.astype(np.float32)[..., None] / 255.0

@@ -239,8 +239,9 @@ DICE_STYLES = {
     "translucent": ((120, 140, 230), (250, 250, 250)),
 }
 # Dice of these styles are see-through, as tournaments' precision dice are: the share of
-# what lies under a die that shows through its body (0: opaque), tinted by it, and the
-# pips of its bottom face faintly through it. The flat drawing only (`Scene.dice_solid`
+# what lies under a die that shows through its body (0: opaque), tinted by it, the pips
+# of its bottom face faintly through it, and its sides seen from within (a rim inside its
+# edges, each side's pips in a band along its edge). The flat drawing only (`Scene.dice_solid`
 # draws every die opaque). Empty unless registered (`scripts/dicenet_data.py --clear`).
 DICE_CLEAR: dict[str, float] = {}
 

@@ -102,3 +102,16 @@ def test_a_training_scenes_squares_say_which_hold_a_see_through_die(
         marked = [c for c, v in zip(data["clear"], data["value"], strict=True) if v]
         assert marked and set(marked) == {int(share)}
         assert not any(c for c, v in zip(data["clear"], data["value"], strict=True) if not v)
+
+
+def test_a_see_through_die_shows_its_sides_pips_along_its_edges_from_within() -> None:
+    DICE_STYLES["glass"] = ((120, 20, 110), (245, 245, 245))
+    DICE_CLEAR["glass"] = 0.5
+    canvas = np.zeros((200, 200, 3), np.uint8)
+    _draw_die(canvas, Die(1, 50, 50, angle_deg=0.0, style="glass", size_mm=20.0))
+    # The band inside the +u edge (0.36-0.45 of the side out from the middle, clear of the
+    # 6 below, whose pips reach 0.35): the 2 on that side shows there, lighter than the body.
+    lum = canvas.astype(int).sum(axis=2)
+    band = lum[42 * PX : 58 * PX, round(57.5 * PX) : round(59.5 * PX)]
+    body = lum[42 * PX : 58 * PX, 42 * PX : 58 * PX]
+    assert band.max() > np.median(body) + 60
