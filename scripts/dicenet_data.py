@@ -19,8 +19,7 @@ job into OUT/shard_NN.npz:
   that the camera's foot lies down in it, `dicenet.facing`), and for each the offset of
   the nearest die's centre from the square's centre (px of the square; nan where none
   lies inside), with that die's value and state, and `clear`: 1 where it is see-through
-  (`--clear`; its state is not taught: the renderer draws no inner edges or sides seen
-  through it, as a real see-through die shows them).
+  (`--clear`; `scripts/train_dicenet.py` teaches its state only with `--clear-state`).
 
 Seeds apart from the benchmark's and the tests' (2026, 7, 11, 12, ...): 100000 on.
 """
@@ -79,8 +78,8 @@ FACING = False  # (`--facing`)
 WIDE_SHARE = 0.0
 RANDOM_DESIGNS = False
 # Of the dice styles drawn, this share see-through (`sim.DICE_CLEAR`, `--clear`): precision
-# dice of any colour, what lies under them showing through, tinted, with their bottom
-# face's pips faintly (a purple die on a black point shows little but its top pips).
+# dice of any colour, what lies under them showing through, tinted, with the pips of their
+# other faces faintly (a purple die on a black point shows little but its top pips).
 CLEAR_SHARE = 0.0
 WIDE_KEPT = tuple(s for s in WIDE_STYLES if s.name not in HELD_OUT_WIDE)  # what it may draw
 

@@ -245,8 +245,9 @@ fine-tuned from the shipped networks as the second step above (lr 1e-3, 2,000 st
         --init vision/models --lr 1e-3 --reader-steps 2000 --not-dice --wrong-size \
         --real ../shared/data/dice_real_topdown_dev:1.0 --out /tmp/dc/R2
 
-A: the state taught on every die; B: not on see-through ones (`clear` in the shards: the
-renderer draws none of the inner sides a real see-through die shows from above). Shipped /
+A: the state taught on every die (`--clear-state` now); B: not on see-through ones (`clear`
+in the shards: the renderer drew none of the inner sides a real see-through die shows from
+above). A, B and C were rendered before the sides were drawn (D, below; commit e408070). Shipped /
 A / B, all on photos never trained on but the phone photos:
 - board photos: dice right 12 / 13 / 13 of 14 (test11's purple 1 read, at 0.93-0.97; test12's
   green 6 still missed: its value read at 0.98, but the reader's odds that a die is there
@@ -422,7 +423,8 @@ def load(folders: list[Path], what: str) -> tuple[dict[str, object], dict[str, o
             out = {
                 k: np.concatenate([p[k] for p in ps]) for k in ("crops", "near", "value", "state")
             }
-            # See-through dice (`dicenet_data.py --clear`): their state is not taught.
+            # See-through dice (`dicenet_data.py --clear`): their state is taught only
+            # with `--clear-state`.
             out["clear"] = np.concatenate(
                 [p["clear"] if "clear" in p else np.zeros(len(p["value"]), np.uint8) for p in ps]
             )

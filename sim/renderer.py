@@ -20,6 +20,7 @@ aslant shows the sides that face the camera. Checkers are stacked as
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -369,14 +370,12 @@ def _draw_die(canvas: Image, die: Die, offset_mm: float = 0.0) -> dict[str, Any]
             np.int32,
         )
 
-    def pips(target: Image, value: int, mirror: float, colour: BGR, dx: int, dy: int) -> None:
-        """`value`'s pips on `target` (whose corner lies at canvas pixel dx, dy); `mirror`
-        -1 flips them across the die (a bottom face's, seen through the die)."""
-        for p, q in _PIPS[value]:
-            px = offset_mm + die.x_mm + (mirror * p * 0.27 * ux + q * 0.27 * squash * vx) * s
-            py = offset_mm + die.y_mm + (mirror * p * 0.27 * uy + q * 0.27 * squash * vy) * s
-            at = (_mm(px) - dx, _mm(py) - dy)
-            cv2.circle(target, at, max(2, _mm(s * 0.085)), colour, -1, cv2.LINE_AA)
+    def spot(p: float, q: float) -> tuple[float, float]:
+        """Die-frame (p, q), in die sizes (q foreshortened as the top face is), to canvas
+        millimetres."""
+        x = offset_mm + die.x_mm + (p * ux + q * squash * vx) * s
+        y = offset_mm + die.y_mm + (p * uy + q * squash * vy) * s
+        return x, y
 
     half = 0.5 * squash
     pts = polygon([(-0.5, -half), (0.5, -half), (0.5, half), (-0.5, half)])
@@ -386,43 +385,55 @@ def _draw_die(canvas: Image, die: Die, offset_mm: float = 0.0) -> dict[str, Any]
         side = polygon([(-0.5, near), (0.5, near), (0.5, far), (-0.5, far)])
     shadow = pts + np.array([4, 5], np.int32)
     clear = DICE_CLEAR.get(die.style, 0.0)
-    if not clear:
-        if side is not None:
-            cv2.fillConvexPoly(canvas, side, _shade(face, 0.65), cv2.LINE_AA)
-        cv2.fillConvexPoly(canvas, shadow, (20, 20, 20), cv2.LINE_AA)
-        cv2.fillConvexPoly(canvas, pts, face, cv2.LINE_AA)
-        cv2.polylines(canvas, [pts], True, _shade(face, 0.75), 1, cv2.LINE_AA)
-        pips(canvas, die.value, 1.0, pip, 0, 0)
+    if clear:
+        _draw_clear_die(canvas, die.value, face, pip, clear, pts, side, shadow, spot, s)
         return _die_label(die)
-
-    def spot(p: float, q: float) -> tuple[float, float]:
-        """Die-frame (p, q), in die sizes, to canvas pixels (unrounded)."""
-        x = offset_mm + die.x_mm + (p * ux + q * squash * vx) * s
-        y = offset_mm + die.y_mm + (p * uy + q * squash * vy) * s
-        return x * PX_PER_MM, y * PX_PER_MM
-
-    _draw_clear_die(canvas, die, face, pip, clear, pts, side, shadow, pips, spot, s)
+    if side is not None:
+        cv2.fillConvexPoly(canvas, side, _shade(face, 0.65), cv2.LINE_AA)
+    cv2.fillConvexPoly(canvas, shadow, (20, 20, 20), cv2.LINE_AA)
+    cv2.fillConvexPoly(canvas, pts, face, cv2.LINE_AA)
+    cv2.polylines(canvas, [pts], True, _shade(face, 0.75), 1, cv2.LINE_AA)
+    _draw_pips(canvas, spot, die.value, pip, s)
     return _die_label(die)
+
+
+Spot = Callable[[float, float], tuple[float, float]]  # die-frame (in die sizes) to canvas mm
+
+
+def _draw_pips(
+    target: Image,
+    spot: Spot,
+    value: int,
+    colour: BGR,
+    size_mm: float,
+    mirror: float = 1.0,
+    corner: tuple[int, int] = (0, 0),
+) -> None:
+    """`value`'s pips on `target`, whose corner lies at canvas pixel `corner`; `mirror` -1
+    flips them across the die (a bottom face's, seen through the die)."""
+    for p, q in _PIPS[value]:
+        px, py = spot(mirror * p * 0.27, q * 0.27)
+        at = (_mm(px) - corner[0], _mm(py) - corner[1])
+        cv2.circle(target, at, max(2, _mm(size_mm * 0.085)), colour, -1, cv2.LINE_AA)
 
 
 def _draw_clear_die(
     canvas: Image,
-    die: Die,
+    value: int,
     face: BGR,
     pip: BGR,
     clear: float,
     pts: NDArray[np.int32],
     side: NDArray[np.int32] | None,
     shadow: NDArray[np.int32],
-    pips: Any,
-    spot: Any,
+    spot: Spot,
     size_mm: float,
 ) -> None:
-    """A see-through die (`DICE_CLEAR`): drawn opaque on a copy of what lies under it,
-    then mixed with what lies under, tinted by the die's colour, where its body is; its
-    shadow lighter, its bottom face's pips faintly through it, and its sides seen from
-    within, as a camera above sees them through the top: a darker rim inside each edge
-    and each side's pips in a band along its edge; its top face's pips on top."""
+    """A see-through die (`DICE_CLEAR`) showing `value`: drawn opaque on a copy of what lies
+    under it, then mixed with what lies under, tinted by the die's colour, where its body
+    is; its shadow lighter, its bottom face's pips faintly through it, and its sides seen
+    from within, as a camera above sees them through the top: a darker rim inside each
+    edge and each side's pips in a band along its edge; its top face's pips on top."""
     polys = [pts, shadow] + ([side] if side is not None else [])
     every = np.concatenate(polys)
     h, w = canvas.shape[:2]
@@ -443,22 +454,20 @@ def _draw_clear_die(
     cv2.fillConvexPoly(body, pts - at, 255, cv2.LINE_AA)
     cv2.polylines(layer, [pts - at], True, _shade(face, 0.75), 1, cv2.LINE_AA)
     # The bottom face's pips, seen through the die: mirrored, between body and pip colour.
-    faint = tuple(int(0.6 * f + 0.4 * p) for p, f in zip(pip, face, strict=True))
-    pips(layer, 7 - die.value, -1.0, faint, x0, y0)
+    b, g, r = (int(0.6 * f + 0.4 * p) for p, f in zip(pip, face, strict=True))
+    faint = (b, g, r)
+    _draw_pips(layer, spot, 7 - value, faint, size_mm, mirror=-1.0, corner=(x0, y0))
     # The sides seen from within: a rim inside the edges, each side's pips along its edge
     # (+u, +v, -u, -v: `_sides`), squeezed into a band from 0.36 to 0.45 of the side out.
-    rim = np.array([spot(p * 0.44, q * 0.44) for p, q in ((-1, -1), (1, -1), (1, 1), (-1, 1))]) - (
-        x0,
-        y0,
-    )
+    corners = ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    rim = np.array([spot(p * 0.44, q * 0.44) for p, q in corners]) * PX_PER_MM - at
     cv2.polylines(layer, [np.round(rim).astype(np.int32)], True, _shade(face, 0.55), 1, cv2.LINE_AA)
-    radius = max(1, round(size_mm * 0.05 * PX_PER_MM))
-    for (eu, ev), value in zip(((1, 0), (0, 1), (-1, 0), (0, -1)), _sides(die.value), strict=True):
-        for a, b in _PIPS[value]:
+    radius = max(1, _mm(size_mm * 0.05))
+    for (eu, ev), seen in zip(((1, 0), (0, 1), (-1, 0), (0, -1)), _sides(value), strict=True):
+        for a, b in _PIPS[seen]:
             depth, along = 0.405 - b * 0.035, a * 0.27
-            p, q = eu * depth - ev * along, ev * depth + eu * along
-            x, y = spot(p, q)
-            cv2.circle(layer, (round(x) - x0, round(y) - y0), radius, faint, -1, cv2.LINE_AA)
+            x, y = spot(eu * depth - ev * along, ev * depth + eu * along)
+            cv2.circle(layer, (_mm(x) - x0, _mm(y) - y0), radius, faint, -1, cv2.LINE_AA)
     tint = np.asarray(face, np.float32) / max(1.0, float(max(face)))
     through = under * tint
     alpha = body.astype(np.float32)[..., None] / 255.0
@@ -467,7 +476,7 @@ def _draw_clear_die(
     mixed = layer.astype(np.float32) * (1 - clear) + through * clear
     out = np.clip(shaded * (1 - alpha) + mixed * alpha + 0.5, 0, 255).astype(np.uint8)
     canvas[y0:y1, x0:x1] = out
-    pips(canvas, die.value, 1.0, pip, 0, 0)
+    _draw_pips(canvas, spot, value, pip, size_mm)
 
 
 def _die_label(die: Die) -> dict[str, Any]:
