@@ -4,35 +4,18 @@ training scenes' share of them (`scripts/dicenet_data.py --clear`)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from sim import DICE_CLEAR, DICE_STYLES, Die
 from sim.renderer import _draw_die
+from tests.sim.conftest import dicenet_data
 
-_SPEC = importlib.util.spec_from_file_location(
-    "dicenet_data", Path(__file__).resolve().parents[2] / "scripts" / "dicenet_data.py"
-)
-assert _SPEC is not None and _SPEC.loader is not None
-dicenet_data = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(dicenet_data)
+pytestmark = pytest.mark.usefixtures("dice_tables_as_shipped")
 
 PX = 2  # the renderer's top-down px per mm
-
-
-@pytest.fixture(autouse=True)
-def _tables_as_shipped() -> Iterator[None]:
-    before, clear = dict(DICE_STYLES), dict(DICE_CLEAR)
-    yield
-    DICE_STYLES.clear()
-    DICE_STYLES.update(before)
-    DICE_CLEAR.clear()
-    DICE_CLEAR.update(clear)
 
 
 def ground() -> np.ndarray:

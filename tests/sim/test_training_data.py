@@ -2,32 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from sim import DICE_STYLES, WIDE_STYLES, random_roll_scene
+from tests.sim.conftest import dicenet_data
 from vision.board_net import HELD_OUT_WIDE
 
-_SPEC = importlib.util.spec_from_file_location(
-    "dicenet_data", Path(__file__).resolve().parents[2] / "scripts" / "dicenet_data.py"
-)
-assert _SPEC is not None and _SPEC.loader is not None
-dicenet_data = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(dicenet_data)
-
-
-@pytest.fixture(autouse=True)
-def _dice_styles_as_shipped() -> Iterator[None]:
-    """The renderer's table of dice styles as it was: training scenes register dice of
-    random colours in it (`random_dice_style`), and other tests draw from it."""
-    before = dict(DICE_STYLES)
-    yield
-    DICE_STYLES.clear()
-    DICE_STYLES.update(before)
+pytestmark = pytest.mark.usefixtures("dice_tables_as_shipped")
 
 
 def test_wide_training_scenes_never_draw_the_styles_held_out_to_measure_on(
