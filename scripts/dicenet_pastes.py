@@ -7,7 +7,8 @@
   dice: their materials, pips, blur and the cameras that took them.
 - Things that are not dice (`not_a_die`): doubling cubes with their numbers, checkers
   with rims, logos, letters and highlights, hinges with screws, clocks, score cards,
-  printed letters. Drawn at random sizes, colours and turns; taught as "no die here".
+  printed letters, keys and tiles (rounded squares a die's size with letters or signs).
+  Drawn at random sizes, colours and turns; taught as "no die here".
 
 Used by scripts/train_dicenet.py (`--real`, `--not-dice`). The photos are read where
 they lie (never copied into the repository).
@@ -336,7 +337,46 @@ def _letters(rng: np.random.Generator, ppm: float) -> tuple[Image, Alpha]:
     return _turned(img, alpha[:, :, 0].astype(np.float32) / 255, float(rng.uniform(0, 360)))
 
 
-MAKERS = (_cube, _cube, _checker, _checker, _checker, _hinge, _clock, _card, _letters)
+GLYPHS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!?#%&*+-=<>/^~"
+
+
+def _keys(rng: np.random.Generator, ppm: float) -> tuple[Image, Alpha]:
+    """Keys, buttons or tiles: rounded squares about a die's size, in a grid, each with a
+    mark that is no pip pattern (a letter, digit or sign, in a corner or the middle): a
+    keyboard beside the dice, a clock's buttons, letter tiles. The shape of a die with
+    the wrong marks: the reader must tell a die by its pips, not its outline."""
+    side = max(6, int(rng.uniform(10, 20) * ppm))
+    gap = max(1, int(side * rng.uniform(0.1, 0.35)))
+    rows, cols = int(rng.integers(1, 4)), int(rng.integers(1, 5))
+    h, w = rows * (side + gap) + gap, cols * (side + gap) + gap
+    dark = rng.random() < 0.6
+    cap = _colour(rng, 35, 80) if dark else _colour(rng, 170, 255)
+    ink = _colour(rng, 190, 255) if dark else _colour(rng, 0, 80)
+    # between the keys: a laptop's silver, or near black
+    grey = int(rng.integers(130, 211))
+    ground = (grey, grey, grey) if rng.random() < 0.5 else _colour(rng, 0, 15)
+    img = np.full((h, w, 3), ground, np.uint8)
+    alpha = np.ones((h, w), np.float32)
+    for i in range(rows):
+        for j in range(cols):
+            x0, y0 = gap + j * (side + gap), gap + i * (side + gap)
+            box = img[y0 : y0 + side, x0 : x0 + side]
+            a = _rounded_square(side, side * 0.96, 0.0, side * rng.uniform(0.05, 0.25))
+            tone = np.array(cap, np.float32) * rng.uniform(0.9, 1.1)
+            box[:] = (box * (1 - a[..., None]) + np.clip(tone, 0, 255) * a[..., None]).astype(
+                np.uint8
+            )
+            text = "".join(rng.choice(list(GLYPHS)) for _ in range(int(rng.integers(1, 3))))
+            size = int(side * rng.uniform(0.25, 0.6))
+            if rng.random() < 0.5:  # in the middle
+                at = ((side - size) // 2, (side - size) // 2)
+            else:  # in a corner, as on a keyboard
+                at = (int(side * 0.12), int(side * 0.12))
+            _text(box, text, (at[0], at[1], size, size), ink, rng)
+    return _turned(img, alpha, float(rng.uniform(0, 360)))
+
+
+MAKERS = (_cube, _cube, _checker, _checker, _checker, _hinge, _clock, _card, _letters, _keys)
 
 
 def not_a_die(rng: np.random.Generator, ppm: float, cubes: bool = True) -> tuple[Image, Alpha]:

@@ -1,22 +1,31 @@
-"""What the renderer's tests share: `scripts/dicenet_data.py` loaded as a module, and the
-renderer's dice tables put back as they were after each test that registers dice in them."""
+"""What the renderer's tests share: `scripts/dicenet_data.py` and `dicenet_pastes.py` loaded
+as modules, and the renderer's dice tables put back as they were after each test that
+registers dice in them."""
 
 from __future__ import annotations
 
 import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from sim import DICE_CLEAR, DICE_STYLES
 
-_SPEC = importlib.util.spec_from_file_location(
-    "dicenet_data", Path(__file__).resolve().parents[2] / "scripts" / "dicenet_data.py"
-)
-assert _SPEC is not None and _SPEC.loader is not None
-dicenet_data = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(dicenet_data)
+
+def _script(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        name, Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+dicenet_data = _script("dicenet_data")
+dicenet_pastes = _script("dicenet_pastes")  # what the training pastes (cv2 and numpy only)
 
 
 @pytest.fixture
