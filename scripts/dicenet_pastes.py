@@ -360,12 +360,10 @@ def _keys(rng: np.random.Generator, ppm: float) -> tuple[Image, Alpha]:
     for i in range(rows):
         for j in range(cols):
             x0, y0 = gap + j * (side + gap), gap + i * (side + gap)
-            box = img[y0 : y0 + side, x0 : x0 + side]
             a = _rounded_square(side, side * 0.96, 0.0, side * rng.uniform(0.05, 0.25))
-            tone = np.array(cap, np.float32) * rng.uniform(0.9, 1.1)
-            box[:] = (box * (1 - a[..., None]) + np.clip(tone, 0, 255) * a[..., None]).astype(
-                np.uint8
-            )
+            tone = np.clip(np.array(cap, np.float32) * rng.uniform(0.9, 1.1), 0, 255)
+            _blend(img, np.full((side, side, 3), tone, np.uint8), a, x0, y0)
+            box = img[y0 : y0 + side, x0 : x0 + side]
             text = "".join(rng.choice(list(GLYPHS)) for _ in range(int(rng.integers(1, 3))))
             size = int(side * rng.uniform(0.25, 0.6))
             if rng.random() < 0.5:  # in the middle

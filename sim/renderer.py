@@ -454,8 +454,8 @@ def _draw_clear_die(
     cv2.fillConvexPoly(body, pts - at, 255, cv2.LINE_AA)
     cv2.polylines(layer, [pts - at], True, _shade(face, 0.75), 1, cv2.LINE_AA)
     # The bottom face's pips, seen through the die: mirrored, between body and pip colour.
-    b, g, r = (int(0.6 * f + 0.4 * p) for p, f in zip(pip, face, strict=True))
-    faint = (b, g, r)
+    blue, green, red = (int(0.6 * f + 0.4 * p) for p, f in zip(pip, face, strict=True))
+    faint = (blue, green, red)
     _draw_pips(layer, spot, 7 - value, faint, size_mm, mirror=-1.0, corner=(x0, y0))
     # The sides seen from within: a rim inside the edges, each side's pips along its edge
     # (+u, +v, -u, -v: `_sides`), squeezed into a band from 0.36 to 0.45 of the side out.
@@ -464,8 +464,8 @@ def _draw_clear_die(
     cv2.polylines(layer, [np.round(rim).astype(np.int32)], True, _shade(face, 0.55), 1, cv2.LINE_AA)
     radius = max(1, _mm(size_mm * 0.05))
     for (eu, ev), seen in zip(((1, 0), (0, 1), (-1, 0), (0, -1)), _sides(value), strict=True):
-        for a, b in _PIPS[seen]:
-            depth, along = 0.405 - b * 0.035, a * 0.27
+        for p, q in _PIPS[seen]:
+            depth, along = 0.405 - q * 0.035, p * 0.27
             x, y = spot(eu * depth - ev * along, ev * depth + eu * along)
             cv2.circle(layer, (_mm(x) - x0, _mm(y) - y0), radius, faint, -1, cv2.LINE_AA)
     tint = np.asarray(face, np.float32) / max(1.0, float(max(face)))
