@@ -26,6 +26,11 @@ surface ends 2.5-6% of its width from the image's edge: the board's frame runs o
 picture, as in a stream's frame or a case wider than the view (issue 27). Such a board is
 searched as any other (before 2026-11-29 it was refused as not fully in view); a surface
 closer than 2% to the edge still is.
+
+`--trays` draws each board as an open case (`sim.with_trays`): beyond each end of the
+playing surface a rail and then a tray lined as the surface is, holding the checkers borne
+off, half of them split across the middle (issue 27: the development photos test2 and
+dices6 are such cases). The scenes are otherwise the same boards as without it.
 """
 
 from __future__ import annotations
@@ -50,7 +55,7 @@ from calibration.orient import orient
 from calibration.refine import polish
 from calibration.schema import CalibrationError
 from companion.cli.calibrate import _uneven_edges, choose_corners, default_arguments
-from sim import Scene, cut_image, random_scene, render
+from sim import Scene, cut_image, random_scene, render, with_trays
 
 
 def measure(job: tuple[int, Scene, int, bool]) -> dict[str, float]:
@@ -133,6 +138,9 @@ def main() -> int:
         "--cut", action="store_true", help="each image cut at one side, the frame out of view"
     )
     parser.add_argument(
+        "--trays", action="store_true", help="each board an open case, a tray at each end"
+    )
+    parser.add_argument(
         "--styles",
         choices=["default", "wide"],
         default="default",
@@ -140,9 +148,11 @@ def main() -> int:
     )
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    jobs = [
-        (i, random_scene(rng, family=args.styles), args.seed, args.cut) for i in range(args.boards)
-    ]
+    scenes = [random_scene(rng, family=args.styles) for _ in range(args.boards)]
+    if args.trays:  # drawn apart, so that the boards are those drawn without trays
+        trays = random.Random(args.seed + 1)
+        scenes = [with_trays(scene, trays) for scene in scenes]
+    jobs = [(i, scene, args.seed, args.cut) for i, scene in enumerate(scenes)]
     results = []
     with multiprocessing.Pool(args.workers) as pool:
         for k, result in enumerate(pool.imap(measure, jobs), 1):
@@ -163,6 +173,7 @@ def main() -> int:
     off = sum(0.01 < e < 1.0 for e in found_errors)  # found, but more than 1% off
     auto_right = int(sum(col("auto_right")))
     cut = ", each cut at one side, the frame out of view" if args.cut else ""
+    cut += ", each an open case with trays" if args.trays else ""
     print(
         f"calibration benchmark: {n} rendered 1920x1080 boards (seed {args.seed}, "
         f"{args.styles} styles){cut}"

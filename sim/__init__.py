@@ -40,6 +40,7 @@ from sim.scene import (
     cut_image,
     random_scene,
     scene_calibration,
+    with_trays,
 )
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "scene_calibration",
     "shot_images",
     "video_scene",
+    "with_trays",
     "write_roll_set",
     "write_video",
 ]

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.geometry import BoardGeometry, dense_maps
+from calibration.geometry import BoardGeometry, Color, dense_maps
 from calibration.layout import stack_layout
 from calibration.schema import Calibration, Camera
 from sim.scene import (
@@ -594,19 +594,69 @@ def _point_outline(scene: Scene, geo: BoardGeometry, n: int) -> NDArray[np.int32
     return np.array([[_mm(px), _mm(py)] for px, py in [*end, tip]], np.int32)
 
 
+def _trays(scene: Scene) -> list[tuple[float, float, float, float]]:
+    """An open case's trays (`Scene.tray_mm`) in the drawn board's mm (its corner the
+    origin): x0, x1, y0, y1 of each, the surface's height long; none without trays."""
+    if scene.tray_mm <= 0:
+        return []
+    m, w, h = scene.margin_mm, scene.width_mm, scene.height_mm
+    ends = [(m - scene.tray_rail_mm - scene.tray_mm, m - scene.tray_rail_mm)]
+    ends.append((m + w + scene.tray_rail_mm, m + w + scene.tray_rail_mm + scene.tray_mm))
+    if not scene.tray_split:
+        return [(x0, x1, m, m + h) for x0, x1 in ends]
+    block = 0.15 * h  # across the middle: where a case keeps the cube
+    return [
+        (x0, x1, y0, y1)
+        for x0, x1 in ends
+        for y0, y1 in ((m, m + h / 2 - block / 2), (m + h / 2 + block / 2, m + h))
+    ]
+
+
+def _draw_borne_off(canvas: Image, scene: Scene, geo: BoardGeometry, d: float) -> None:
+    """Each side's checkers borne off (index 0 of its array), standing on edge in the tray
+    beside its home board, from the end of the tray on its side of the board: seen from
+    above, a strip a checker's thickness wide and (at most) its diameter long each."""
+    m, thick = scene.margin_mm, 0.17 * d
+    length = min(d, scene.tray_mm - 4.0)
+    tints = {"white": scene.style.light, "black": scene.style.dark}
+    sides: tuple[tuple[Color, tuple[int, ...] | None], ...] = (
+        ("white", scene.white),
+        ("black", scene.black),
+    )
+    for color, counts in sides:
+        home = geo.point_rect(1, color)  # surface mm
+        right = (home.x0 + home.x1) / 2 > scene.width_mm / 2
+        out = scene.tray_rail_mm + scene.tray_mm / 2  # from the surface's end to the tray's middle
+        x = m + scene.width_mm + out if right else m - out
+        far = home.y0 == 0  # the home board along the far (top) edge
+        for k in range(counts[0] if counts else 0):
+            y = (
+                m + 2.0 + (k + 0.5) * thick
+                if far
+                else m + scene.height_mm - 2.0 - (k + 0.5) * thick
+            )
+            top_left = (_mm(x - length / 2), _mm(y - thick / 2))
+            bottom_right = (_mm(x + length / 2), _mm(y + thick / 2))
+            cv2.rectangle(canvas, top_left, bottom_right, tints[color], -1, cv2.LINE_AA)
+            cv2.rectangle(canvas, top_left, bottom_right, _shade(tints[color], 0.5), 1, cv2.LINE_AA)
+
+
 def _top_down(
     scene: Scene,
     geo: BoardGeometry,
     rng: np.random.Generator,
     eye: tuple[float, float, float] | None = None,
 ) -> tuple[Image, dict[str, Any]]:
-    """The board from straight above at 2 px/mm, frame included; origin at the frame's
-    corner. With the camera's `eye` (canvas mm and height), dice are drawn solid."""
-    st, f = scene.style, scene.frame_mm
+    """The board from straight above at 2 px/mm, frame (and an open case's trays)
+    included; origin at the drawn board's corner. With the camera's `eye` (canvas mm and
+    height), dice are drawn solid."""
+    st, f = scene.style, scene.margin_mm
     w_mm, h_mm = scene.width_mm + 2 * f, scene.height_mm + 2 * f
     size = (_mm(h_mm), _mm(w_mm))
     canvas = np.zeros((*size, 3), np.uint8)
     canvas[:] = st.frame
+    for x0, x1, y0, y1 in _trays(scene):
+        canvas[_mm(y0) : _mm(y1), _mm(x0) : _mm(x1)] = st.surface
     inner = canvas[_mm(f) : _mm(f + scene.height_mm), _mm(f) : _mm(f + scene.width_mm)]
     inner[:] = st.surface
     # Everything on the surface is drawn in surface millimetres: shift by the frame.
@@ -632,6 +682,8 @@ def _top_down(
             _draw_checker(view, x, y, d, tints[item["color"]], item["layer"])
     else:
         _draw_checkers(view, checkers, d, st, scene.look, scene.seed)
+    if scene.tray_mm > 0:
+        _draw_borne_off(canvas, scene, geo, d)
     if eye is not None:
         for die in scene.dice:
             _draw_solid_die(canvas, die, f, eye, scene.look)
@@ -711,7 +763,7 @@ def render(scene: Scene) -> Rendered:
     """The image of a scene, and its labels."""
     rng = np.random.default_rng(scene.seed)
     iw, ih = scene.image_size
-    f = scene.frame_mm
+    f = scene.margin_mm
     board_w, board_h = scene.width_mm + 2 * f, scene.height_mm + 2 * f
     k, h_board = _camera(scene, board_w, board_h)
     surface_mm = np.array(
@@ -735,7 +787,12 @@ def render(scene: Scene) -> Rendered:
     tex_from_mm = np.array([[PX_PER_MM, 0, 0], [0, PX_PER_MM, 0], [0, 0, 1]], np.float64)
     h_tex = h_board @ np.linalg.inv(tex_from_mm)
     board = cv2.warpPerspective(top, h_tex, (iw, ih), flags=cv2.INTER_LINEAR)
-    mask = cv2.warpPerspective(np.full(top.shape[:2], 255, np.uint8), h_tex, (iw, ih))
+    case = np.full(top.shape[:2], 255, np.uint8)
+    beyond = f - scene.frame_mm  # along the long sides, past the frame: the table
+    if beyond > 0:
+        case[: _mm(beyond)] = 0
+        case[_mm(f + scene.height_mm + scene.frame_mm) :] = 0
+    mask = cv2.warpPerspective(case, h_tex, (iw, ih))
     image = np.where(mask[..., None] > 127, board, table)
     del board, mask, table  # frame-sized: not kept while the rest is drawn
     dist = np.array([scene.pose.k1, scene.pose.k2, 0.0, 0.0, 0.0])

@@ -319,6 +319,19 @@ class Scene:
     # the top face drawn on the board (and a cocked die as a squashed top face beside a
     # side face), as every default-family benchmark and test was made.
     dice_solid: bool = False
+    # An open case (`sim.renderer`, `with_trays`): beyond each end of the playing surface (its
+    # short sides) a rail `tray_rail_mm` wide in the frame's colour, then a tray `tray_mm`
+    # wide lined as the surface is (split by a block across its middle where `tray_split`),
+    # holding the checkers borne off, then the frame. 0: no trays, the frame all round.
+    tray_mm: float = 0.0
+    tray_rail_mm: float = 15.0
+    tray_split: bool = False
+
+    @property
+    def margin_mm(self) -> float:
+        """From the drawn board's edge to the playing surface's at its ends: the frame, and
+        a tray and its rail where the case has them (along its long sides, the frame)."""
+        return self.frame_mm + (self.tray_rail_mm + self.tray_mm if self.tray_mm > 0 else 0.0)
 
 
 START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
@@ -424,6 +437,18 @@ def corners_moved(cal: Calibration, share: float, rng: np.random.Generator) -> C
     moved = corners + rng.normal(0, share * width / 1.4, corners.shape)
     (a, b), (c, d), (e, f), (g, h) = moved.tolist()
     return replace(cal, corners_px=((a, b), (c, d), (e, f), (g, h)))
+
+
+def with_trays(scene: Scene, rng: random.Random) -> Scene:
+    """`scene`'s board as an open case with trays (`Scene.tray_mm`): trays 40-65 mm wide
+    behind rails of 8-20 mm, half of them split across the middle (a block for the cube),
+    as the cases of the development photos test2 and dices6 are, drawn with `rng`."""
+    return replace(
+        scene,
+        tray_mm=rng.uniform(40, 65),
+        tray_rail_mm=rng.uniform(8, 20),
+        tray_split=rng.random() < 0.5,
+    )
 
 
 def cut_image(

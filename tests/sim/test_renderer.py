@@ -20,6 +20,7 @@ from sim import (
     random_roll_scene,
     random_scene,
     render,
+    with_trays,
 )
 
 PLAIN = Look()  # no noise, no gradient: colours can be checked exactly
@@ -79,6 +80,43 @@ def test_surface_corners_are_where_the_image_changes_from_frame_to_surface() -> 
     assert np.allclose(
         geo.mm_to_px([(0, 0), (530, 0), (530, 440), (0, 440)]), r.raw_corners, atol=0.5
     )
+
+
+def test_an_open_case_shows_a_tray_at_each_end_with_the_checkers_borne_off_in_it() -> None:
+    style = STYLES[6]  # grey: frame, surface and checkers tell apart by brightness
+    white = (4, *START[1:6], 1, *START[7:])  # four of the 6-point's five borne off
+    black = (0, *START[1:])
+    base = Scene(style=style, look=PLAIN, white=white, black=black, white_home="right")
+    scene = with_trays(base, random.Random(1))
+    assert 40 <= scene.tray_mm <= 65 and 8 <= scene.tray_rail_mm <= 20
+    assert scene.margin_mm == base.frame_mm + scene.tray_rail_mm + scene.tray_mm
+    assert base.margin_mm == base.frame_mm  # no trays: the frame all round
+    r = render(scene)
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    h, rail, tray = scene.height_mm, scene.tray_rail_mm, scene.tray_mm
+    # Beyond each end: the rail (the frame's colour), then the tray (the surface's).
+    for end, out in ((0.0, -1.0), (scene.width_mm, 1.0)):
+        ((rx, ry),) = geo.mm_to_px([(end + out * rail / 2, 0.3 * h)])
+        assert np.abs(colour_near(r.image, [rx, ry]) - style.frame).max() < 20
+        ((tx, ty),) = geo.mm_to_px([(end + out * (rail + tray / 2), 0.3 * h)])
+        assert np.abs(colour_near(r.image, [tx, ty]) - style.surface).max() < 20
+    # White's four borne off stand in the tray beside its home board (near right), from
+    # its end; none lies in the other tray, nor any of black's, who bore none off.
+    home = geo.point_rect(1, "white")
+    assert home.x0 > scene.width_mm / 2 and home.y0 > 0
+    x = scene.width_mm + rail + tray / 2
+    thick = 0.17 * geo.point_width_mm * 0.94
+    ((cx, cy),) = geo.mm_to_px([(x, h - 2 - 2 * thick)])
+    assert np.abs(colour_near(r.image, [cx, cy]) - style.light).max() < 20
+    ((ex, ey),) = geo.mm_to_px([(x, h - 2 - 6 * thick)])  # past the fourth: the tray
+    assert np.abs(colour_near(r.image, [ex, ey]) - style.surface).max() < 20
+    for far in ((x, 2 + 2 * thick), (-rail - tray / 2, h - 2 - 2 * thick)):
+        ((fx, fy),) = geo.mm_to_px([far])
+        assert np.abs(colour_near(r.image, [fx, fy]) - style.surface).max() < 20
+    # Along the long sides the case ends at the frame: the table lies beyond it.
+    ((ox, oy),) = geo.mm_to_px([(scene.width_mm / 2, h + scene.frame_mm + 10)])
+    assert np.abs(colour_near(r.image, [ox, oy]) - style.frame).max() > 20
 
 
 def test_the_lens_bends_the_image_as_its_model_says() -> None:
