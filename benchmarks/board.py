@@ -36,6 +36,10 @@ Targets (issue 6): >= 99.5% of boards right, every wrong one flagged, < 50 ms.
 Then the floors (`FLOORS`), on the default set only: exits 1 if a figure fell below
 where it stood (never on `--styles wide`).
 
+`--trays` draws each board as an open case (`sim.with_trays`): a tray beyond each end of
+the surface holding the checkers borne off, standing on edge (issue 27: checkers in the
+trays are not on the board); the boards are otherwise those drawn without it.
+
 `--rings-only` reads without the strip network's second opinion (`vision.board_net`),
 as the reader did before it.
 
@@ -68,7 +72,7 @@ from benchkit import Floor, check
 
 from calibration.geometry import BoardGeometry
 from companion.rules.sample import random_positions, stress_position
-from sim import FAMILIES, START, Scene, corners_moved, random_scene, render
+from sim import FAMILIES, START, Scene, corners_moved, random_scene, render, with_trays
 from vision.board import BoardReader, BoardSettings
 from vision.board_learn import NotStartingPosition, learn_appearance
 from vision.board_net import HELD_OUT
@@ -159,6 +163,9 @@ def main() -> int:
         "tuned on (sim.WIDE_STYLES; no floors)",
     )
     ap.add_argument(
+        "--trays", action="store_true", help="each board an open case, a tray at each end"
+    )
+    ap.add_argument(
         "--rings-only",
         action="store_true",
         help="read without the strip network's second opinion (vision.board_net; no floors)",
@@ -174,6 +181,7 @@ def main() -> int:
     jobs = []
     for seed in args.seed:
         rng = random.Random(seed)
+        trays = random.Random(seed + 1)  # drawn apart: the boards are those drawn without
         games = random_positions(seed, args.boards)
         for i in range(args.boards):
             scene = random_scene(rng, family=args.styles)
@@ -185,6 +193,8 @@ def main() -> int:
                 style = replace(scene.style, light=scene.style.dark, dark=scene.style.light)
                 scene = replace(scene, style=style)
             scene = replace(scene, white=tuple(white), black=tuple(black))
+            if args.trays:
+                scene = with_trays(scene, trays)
             jobs.append((i, scene, args.flag, args.learned, not args.rings_only, seed))
     t0 = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
@@ -210,8 +220,9 @@ def main() -> int:
             )
     seeds = " ".join(map(str, args.seed))
     print(
-        f"boards: {n} (seed{'s' if several else ''} {seeds}, {args.styles} styles), "
-        f"{wall:.0f} s with {args.workers} workers"
+        f"boards: {n} (seed{'s' if several else ''} {seeds}, {args.styles} styles"
+        + (", open cases with trays), " if args.trays else "), ")
+        + f"{wall:.0f} s with {args.workers} workers"
     )
     if several:
         for seed in args.seed:
@@ -260,11 +271,12 @@ def main() -> int:
             f" boards right {ok}/{len(left)} = {100 * ok / len(left):.2f}% (target >= 99.5%), "
             f"wrong flagged {sum(bool(r['flagged']) for r in bad)}/{len(bad)}"
         )
-    default = (args.boards, args.seed, args.learned, args.styles, args.rings_only) == (
+    default = (args.boards, args.seed, args.learned, args.styles, args.rings_only, args.trays) == (
         300,
         [2026],
         None,
         "default",
+        False,
         False,
     )
     if args.no_floors or not default:
