@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/board.py [--boards 300] [--seed 2026 ...] [--workers 2]
                                          [--learned light|dark] [--styles default|wide]
-                                         [--rings-only] [--alone 24] [--no-floors]
+                                         [--trays] [--rings-only] [--alone 24]
+                                         [--no-floors]
 
 Each board is a random style, pose (any rotation, tilt up to 15 degrees), lens, light,
 noise and JPEG at 1920x1080 (`sim.random_scene`). Four in five positions come

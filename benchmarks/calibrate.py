@@ -1,6 +1,7 @@
 """Calibration on rendered boards: orientation, corner refinement, time per image.
 
-    .venv/bin/python benchmarks/calibrate.py [--boards 300] [--seed 2026]
+    .venv/bin/python benchmarks/calibrate.py [--boards 300] [--seed 2026] [--workers 2]
+                                             [--styles default|wide] [--cut] [--trays]
 
 Each board is a random style, pose (any rotation, tilt up to 15 degrees), lens,
 light, noise and JPEG at 1920x1080, in the starting position. Measured:
