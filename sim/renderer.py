@@ -14,7 +14,9 @@ beside a side face) unless the scene's `dice_solid` asks for cubes seen from the
 camera: each corner is then drawn where the ray from the camera through it meets the
 board, so after the homography it lies where the camera sees it, and a flat die seen
 aslant shows the sides that face the camera. Checkers are stacked as
-`calibration.layout` says, the convention the reader expects too.
+`calibration.layout` says, the convention the reader expects too. An open case
+(`Scene.tray_mm`) has a tray beyond each end of the surface, behind a rail, with the
+checkers borne off standing on edge in it; the table shows beyond its long sides' frame.
 """
 
 from __future__ import annotations
