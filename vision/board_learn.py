@@ -118,10 +118,12 @@ def edge_skew(reader: BoardReader, reading: BoardReading) -> tuple[float, float]
     whose one long edge lies off (a frame's lip or an open case's tray taken for the
     surface's edge) shift that side's rows only, by as much as the edge lies off: a shift
     the whole board takes (the checkers' size, the calibration's height a little off)
-    does not show here. Checkers on the bar and rows whose first checker was not found
-    (the first found lies a pitch or more from the edge, where the row's second lies:
-    the first slot's centre is half a pitch out, give or take an edge half a pitch off)
-    are left out."""
+    does not show here. Checkers on the bar are left out. A row whose first ring found lies
+    a pitch or more from the edge, where the row's second lies, counts where its reading
+    counts a checker more than the rings found: the first was not found, a pitch before
+    the second (the rows start at the edge; an edge taken inside the surface puts the
+    first checker across it, where no ring is found: without these rows the check missed
+    such edges). A row with all its checkers found so far out is left out."""
     sides: dict[int, list[float]] = {1: [], -1: []}
     index = {p.name: k for k, p in enumerate(reader.places)}
     for place in reading.places:
@@ -130,6 +132,8 @@ def edge_skew(reader: BoardReader, reading: BoardReading) -> tuple[float, float]
             continue
         p = reader.places[index[place.place]]
         first = min(p.sign * (y - p.origin_mm) for _, y, _ in rings)
+        if reader.pitch_mm <= first < 2 * reader.pitch_mm and place.count > len(rings):
+            first -= reader.pitch_mm  # the row's first checker, not found
         if first < reader.pitch_mm:
             sides[p.sign].append(first)
     if min(len(v) for v in sides.values()) < 2:

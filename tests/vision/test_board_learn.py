@@ -179,3 +179,23 @@ def test_the_starting_rows_meet_both_long_edges_evenly_under_the_right_corners(s
     assert right is not None and wrong is not None
     assert abs(right[0]) < 3.0
     assert abs(wrong[0] - right[0] + 10.0) < 3.0
+
+
+@pytest.mark.parametrize(("seed", "inside_mm"), [(8, 14.0), (11, 12.0)])
+def test_an_edge_taken_inside_the_surface_still_shows_in_the_rows(
+    seed: int, inside_mm: float
+) -> None:
+    """With the near edge taken 12-14 mm inside the surface (an open case's base line
+    found inward), the first checker of some of that side's rows lies across it, where no
+    ring is found: such a row, its reading a checker more than its rings, starts a pitch
+    before its first ring, and the near rows start about as much nearer their edge (left
+    out, too few rows were left to say on these boards)."""
+    scene = replace(random_scene(random.Random(seed)), white=START, black=START)
+    image, cal = calibration(scene)
+    right = learn_start(image, cal).skew
+    geo = BoardGeometry(cal)
+    w, h = cal.width_mm, cal.height_mm
+    quad = geo.mm_to_px([(0.0, 0.0), (w, 0.0), (w, h - inside_mm), (0.0, h - inside_mm)])
+    wrong = learn_start(image, replace(cal, corners_px=tuple(map(tuple, quad.tolist())))).skew
+    assert right is not None and wrong is not None
+    assert abs(wrong[0] - right[0] - inside_mm) < 4.0
