@@ -596,40 +596,49 @@ def _point_outline(scene: Scene, geo: BoardGeometry, n: int) -> NDArray[np.int32
     return np.array([[_mm(px), _mm(py)] for px, py in [*end, tip]], np.int32)
 
 
+def _tray_ends(scene: Scene) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Where an open case's two trays (`Scene.tray_mm`) lie across, x0 and x1 in the drawn
+    board's mm (its corner the origin): beyond the left end of the surface, then the
+    right, each behind its rail."""
+    m, w, rail, tray = scene.margin_mm, scene.width_mm, scene.tray_rail_mm, scene.tray_mm
+    return (m - rail - tray, m - rail), (m + w + rail, m + w + rail + tray)
+
+
 def _trays(scene: Scene) -> list[tuple[float, float, float, float]]:
-    """An open case's trays (`Scene.tray_mm`) in the drawn board's mm (its corner the
-    origin): x0, x1, y0, y1 of each, the surface's height long; none without trays."""
+    """An open case's trays in the drawn board's mm: x0, x1, y0, y1 of each, the
+    surface's height long (split across the middle where `tray_split`); none without."""
     if scene.tray_mm <= 0:
         return []
-    m, w, h = scene.margin_mm, scene.width_mm, scene.height_mm
-    ends = [(m - scene.tray_rail_mm - scene.tray_mm, m - scene.tray_rail_mm)]
-    ends.append((m + w + scene.tray_rail_mm, m + w + scene.tray_rail_mm + scene.tray_mm))
+    m, h = scene.margin_mm, scene.height_mm
     if not scene.tray_split:
-        return [(x0, x1, m, m + h) for x0, x1 in ends]
+        return [(x0, x1, m, m + h) for x0, x1 in _tray_ends(scene)]
     block = 0.15 * h  # across the middle: where a case keeps the cube
     return [
         (x0, x1, y0, y1)
-        for x0, x1 in ends
+        for x0, x1 in _tray_ends(scene)
         for y0, y1 in ((m, m + h / 2 - block / 2), (m + h / 2 + block / 2, m + h))
     ]
+
+
+ON_EDGE = 0.17  # a checker's thickness, of its diameter: what one borne off shows from above
 
 
 def _draw_borne_off(canvas: Image, scene: Scene, geo: BoardGeometry, d: float) -> None:
     """Each side's checkers borne off (index 0 of its array), standing on edge in the tray
     beside its home board, from the end of the tray on its side of the board: seen from
     above, a strip a checker's thickness wide and (at most) its diameter long each."""
-    m, thick = scene.margin_mm, 0.17 * d
+    m, thick = scene.margin_mm, ON_EDGE * d
     length = min(d, scene.tray_mm - 4.0)
     tints = {"white": scene.style.light, "black": scene.style.dark}
+    ends = _tray_ends(scene)
     sides: tuple[tuple[Color, tuple[int, ...] | None], ...] = (
         ("white", scene.white),
         ("black", scene.black),
     )
     for color, counts in sides:
         home = geo.point_rect(1, color)  # surface mm
-        right = (home.x0 + home.x1) / 2 > scene.width_mm / 2
-        out = scene.tray_rail_mm + scene.tray_mm / 2  # from the surface's end to the tray's middle
-        x = m + scene.width_mm + out if right else m - out
+        x0, x1 = ends[(home.x0 + home.x1) / 2 > scene.width_mm / 2]
+        x = (x0 + x1) / 2
         far = home.y0 == 0  # the home board along the far (top) edge
         for k in range(counts[0] if counts else 0):
             y = (

@@ -10,6 +10,7 @@ import pytest
 
 from calibration.geometry import BoardGeometry
 from sim import (
+    CHECKER_SHARE,
     ROLL_KINDS,
     START,
     STYLES,
@@ -22,6 +23,7 @@ from sim import (
     render,
     with_trays,
 )
+from sim.renderer import ON_EDGE
 
 PLAIN = Look()  # no noise, no gradient: colours can be checked exactly
 
@@ -106,7 +108,7 @@ def test_an_open_case_shows_a_tray_at_each_end_with_the_checkers_borne_off_in_it
     home = geo.point_rect(1, "white")
     assert home.x0 > scene.width_mm / 2 and home.y0 > 0
     x = scene.width_mm + rail + tray / 2
-    thick = 0.17 * geo.point_width_mm * 0.94
+    thick = ON_EDGE * geo.point_width_mm * CHECKER_SHARE
     ((cx, cy),) = geo.mm_to_px([(x, h - 2 - 2 * thick)])
     assert np.abs(colour_near(r.image, [cx, cy]) - style.light).max() < 20
     ((ex, ey),) = geo.mm_to_px([(x, h - 2 - 6 * thick)])  # past the fourth: the tray
