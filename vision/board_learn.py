@@ -89,10 +89,13 @@ def _check_start(reading: BoardReading, white_is: str) -> None:
 @dataclass(frozen=True)
 class Learned:
     """What a frame of the starting position teaches under some corners: this board's look,
-    and how evenly its checkers' rows meet the surface's two long edges (`edge_skew`)."""
+    how evenly its checkers' rows meet the surface's two long edges (`edge_skew`), and how
+    far the checkers at each end lie off their points' middles (`end_shifts`)."""
 
     appearance: Appearance
     skew: tuple[float, float] | None  # `edge_skew`: mm, and its standard error
+    # `end_shifts`: the left end's and the right end's, mm outwards and its standard error
+    ends: tuple[tuple[float, float] | None, tuple[float, float] | None] = (None, None)
 
 
 def learn_appearance(
@@ -143,6 +146,60 @@ def edge_skew(reader: BoardReader, reading: BoardReading) -> tuple[float, float]
     return float(far.mean() - near.mean()), error
 
 
+END_MARGIN_MM = 40.0  # the view round the surface in which the end points' checkers are sought
+END_REACH = 0.6  # of a point's width: how far off its middle they are sought
+
+
+def end_shifts(
+    image: NDArray[np.uint8], reader: BoardReader, reading: BoardReading
+) -> tuple[tuple[float, float] | None, tuple[float, float] | None]:
+    """How far the checkers on the points at each end of the surface (x = 0, the left as
+    white sits, and x = width) lie outwards of their points' middles (mm, the mean over
+    those checkers), and the standard error of that from their scatter; None for an end
+    with fewer than two checkers counted on its points. `reader` has read `reading` from
+    `image` (its checkers' size settled).
+
+    Players set each point's checkers on its middle. Corners whose end lies off move that
+    end's points, and the checkers on them stay where they are: an end taken a distance
+    inside the surface (a tray's rail or a frame's lip taken for the surface's edge, or
+    the edge found a part of a point inwards) puts its points' middles that distance
+    inwards, less a twelfth (the half's six points share what it lost), and the checkers
+    lie so far outwards of them; an end taken beyond the surface (part of a tray taken for
+    it) puts them inwards. The starting position has checkers on both points at each end
+    (each side's 1 and 12 points, their neighbours bare). The reader seeks a point's
+    checkers only a little off its middle (`BoardSettings.lateral_share`) and within a
+    small margin round the surface: such checkers are not found. So the frame is read
+    again here by a reader that seeks them up to END_REACH of a point's width off it, in
+    a view reaching END_MARGIN_MM round the surface, the checkers' size as `reader`
+    settled it; the rings it counts on the end points are those measured."""
+    settings = replace(
+        reader.s,
+        margin_mm=max(reader.s.margin_mm, END_MARGIN_MM),
+        lateral_share=max(reader.s.lateral_share, END_REACH),
+    )
+    wide = BoardReader(reader.geo, settings)
+    pw = reader.geo.point_width_mm
+    wide._use_share(reader.d_mm / pw, reader.pitch_mm / pw)
+    wide.size_settled = True
+    pitch, width = pw, reader.geo.width_mm
+    sides: tuple[list[float], list[float]] = ([], [])
+    index = {p.name: k for k, p in enumerate(wide.places)}
+    for place in wide.read(image).places:
+        p = wide.places[index[place.place]]
+        if place.place.startswith("bar") or pitch <= p.x_mm <= width - pitch:
+            continue
+        outwards = -1.0 if p.x_mm < pitch else 1.0
+        sides[0 if outwards < 0 else 1].extend(outwards * (x - p.x_mm) for x, _, _ in place.rings())
+    out: list[tuple[float, float] | None] = []
+    for shifts in sides:
+        if len(shifts) < 2:
+            out.append(None)
+            continue
+        values = np.array(shifts, np.float64)
+        out.append((float(values.mean()), float(values.std(ddof=1) / math.sqrt(len(values)))))
+    return out[0], out[1]
+
+
 def learn_start(
     image: NDArray[np.uint8],
     cal: Calibration,
@@ -151,7 +208,8 @@ def learn_start(
     dice: DiceSettings | None = None,
 ) -> Learned:
     """`learn_appearance`, with how evenly the checkers meet the long edges under `cal`
-    (`edge_skew`): for `calibrate` to choose between corners the start reads on."""
+    (`edge_skew`), for `calibrate` to choose between corners the start reads on, and how
+    far those at each end lie off their points' middles (`end_shifts`)."""
     if white_is not in ("light", "dark"):
         raise ValueError(f"white_is: expected 'light' or 'dark', got {white_is!r}")
     geo = BoardGeometry(replace(cal, appearance=None))
@@ -190,7 +248,7 @@ def learn_start(
         pitch_of_point=round(max(reader.pitch_mm, reader.d_mm) / pw, 4),
         dice_marks=_dice_marks(image, reader, reading, dice or DiceSettings()),
     )
-    return Learned(look, edge_skew(reader, reading))
+    return Learned(look, edge_skew(reader, reading), end_shifts(image, reader, reading))
 
 
 def _dice_marks(

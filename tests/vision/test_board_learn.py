@@ -199,3 +199,32 @@ def test_an_edge_taken_inside_the_surface_still_shows_in_the_rows(
     wrong = learn_start(image, replace(cal, corners_px=tuple(map(tuple, quad.tolist())))).skew
     assert right is not None and wrong is not None
     assert abs(wrong[0] - right[0] - inside_mm) < 4.0
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_checkers_at_an_end_lie_off_their_points_middles_where_that_end_lies_off(
+    seed: int,
+) -> None:
+    """`end_shifts`: under the board's own corners the checkers on the points at each end
+    lie on their points' middles; with the right end taken 12 mm inside the surface, those
+    at the right end lie about 11 mm (twelve less a twelfth) outwards of theirs, and with
+    the left end taken 12 mm beyond it (part of a tray), those at the left end as far
+    inwards; the other end stays. The first are outside the reader's own search: found by
+    the wider one."""
+    scene = replace(random_scene(random.Random(seed)), white=START, black=START)
+    image, cal = calibration(scene)
+    geo = BoardGeometry(cal)
+    w, h = cal.width_mm, cal.height_mm
+
+    def ends(x0: float, x1: float) -> tuple[tuple[float, float] | None, ...]:
+        quad = geo.mm_to_px([(x0, 0.0), (x1, 0.0), (x1, h), (x0, h)])
+        return learn_start(image, replace(cal, corners_px=tuple(map(tuple, quad.tolist())))).ends
+
+    for shift in ends(0.0, w):
+        assert shift is not None and abs(shift[0]) < 3.0
+    left, right = ends(0.0, w - 12.0)
+    assert left is not None and right is not None
+    assert abs(left[0]) < 3.0 and abs(right[0] - 11.0) < 3.0
+    left, right = ends(-12.0, w)
+    assert left is not None and right is not None
+    assert abs(left[0] + 11.0) < 3.0 and abs(right[0]) < 3.0
