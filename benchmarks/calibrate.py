@@ -18,7 +18,8 @@ light, noise and JPEG at 1920x1080, in the starting position. Measured:
   the points at an end lie under checkers), else nothing: boards written, their corners'
   error, boards refused, and orientation and corners both right; and of those written, how
   many it warned that an edge may lie off (`_uneven_edges`: the starting rows meet the two
-  long edges unevenly), among those more than 1% off and those within 1%.
+  long edges unevenly; `_ends_off`: the checkers at an end lie off their points' middles),
+  among those more than 1% off and those within 1%.
 Targets (issue): corners within 0.5% in 99% of images; orientation right in all.
 Boards are measured in --workers processes (default 2).
 
@@ -55,7 +56,7 @@ from calibration.detect import AmbiguousBoard, BoardNotFound, find_board
 from calibration.orient import orient
 from calibration.refine import polish
 from calibration.schema import CalibrationError
-from companion.cli.calibrate import _uneven_edges, choose_corners, default_arguments
+from companion.cli.calibrate import _edge_off, choose_corners, default_arguments
 from sim import Scene, cut_image, random_scene, render, with_trays
 
 
@@ -112,7 +113,7 @@ def measure(job: tuple[int, Scene, int, bool]) -> dict[str, float]:
         named = np.array(seat.cal.corners_px)
         out["written"] = 1.0
         out["calibrate_error"] = _error(named, truth) / width
-        out["uneven"] = float(_uneven_edges(seat) is not None)
+        out["uneven"] = float(_edge_off(seat))
         out["auto_right"] = float(
             float(np.abs(named - truth).max()) / width <= 0.005 and seat.cal.white_home == home
         )
@@ -209,7 +210,8 @@ def main() -> int:
     )
     far = [r for r in written if r["calibrate_error"] > 0.01]
     print(
-        "  of those written, said an edge may lie off (the rows meet the long edges unevenly): "
+        "  of those written, said an edge may lie off (the rows meet the long edges unevenly, or "
+        "an end's checkers lie off their points): "
         f"{int(sum(r['uneven'] for r in far))} of the {len(far)} more than 1% off, "
         f"{int(sum(r['uneven'] for r in written)) - int(sum(r['uneven'] for r in far))} of the "
         f"{len(written) - len(far)} within 1%"

@@ -319,8 +319,8 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
             )
     cal = _said(seat, args.white_is, stdout)
     uneven = _uneven_edges(seat)
-    if uneven:
-        print(uneven, file=stdout)
+    for line in ([uneven] if uneven else []) + _ends_off(seat):
+        print(line, file=stdout)
     output = Path(args.output)
     overlay = Path(args.overlay) if args.overlay else output.with_suffix(".overlay.png")
     try:
@@ -362,6 +362,9 @@ class Seat:
     # how evenly the checkers' rows meet the two long edges, and its standard error (mm;
     # `vision.board_learn.edge_skew`): None where no look was learned or too few rows
     skew: tuple[float, float] | None = None
+    # how far the checkers at the left end and at the right end lie outwards of their
+    # points' middles, each with its standard error (mm; `vision.board_learn.end_shifts`)
+    ends: tuple[tuple[float, float] | None, tuple[float, float] | None] = (None, None)
 
 
 def _seat(
@@ -410,7 +413,13 @@ def _seat(
         except NotStartingPosition:
             pass
         else:
-            return Seat(replace(seated, appearance=learned.appearance), True, "", learned.skew)
+            return Seat(
+                replace(seated, appearance=learned.appearance),
+                True,
+                "",
+                learned.skew,
+                learned.ends,
+            )
     try:
         learned = learn_start(image, cal, args.white_is)
     except NotStartingPosition as e:
@@ -420,6 +429,7 @@ def _seat(
         likeliest is None and orient_it,
         "",
         learned.skew,
+        learned.ends,
     )
 
 
@@ -437,7 +447,9 @@ def choose_corners(
     point along where the points at an end lie under checkers; then neither the orientation
     nor the checkers read as the start there. (On 100 rendered boards of the wide styles,
     2026-11-29: 13 of the 17 found more than 1% off were so, and 1 of the 80 found within
-    1%.) The best is taken where the thirty checkers read as the start on it. Else, or
+    1%.) The best is taken where the thirty checkers read as the start on it, unless they
+    say an edge of it lies off (`_edge_off`) and on one other place alone they read and say
+    none does: that one is taken (an open case's tray rail taken for a base line). Else, or
     where the layout fits several places about as well (`ambiguous`), the one place of them
     where they read as the start, if only one, or of several the one where their rows meet
     both long edges evenly and the others' clearly do not (`_evenest`); else the best if
@@ -446,11 +458,24 @@ def choose_corners(
     reads for sure, if only one. A frame not in the starting position
     cannot name its corners either: they come in no particular order."""
     first = _seat(image, candidates[0], args, camera, orient_it=True)
-    if ambiguous is None and first.cal.appearance is not None:
+    if ambiguous is None and first.cal.appearance is not None and not _edge_off(first):
         return first
     seats = [first, *(_seat(image, c, args, camera, orient_it=True) for c in candidates[1:])]
     # the thirty checkers reading as the start say more than the orientation read for sure
     start = [k for k, seat in enumerate(seats) if seat.cal.appearance is not None]
+    if ambiguous is None and first.cal.appearance is not None:
+        # The start reads on the best, but its checkers say an edge of it lies off: the
+        # one other place the start reads on where they say none does, if one alone.
+        sound = [k for k in start if not _edge_off(seats[k])]
+        if len(sound) == 1 and sound[0] > 0:
+            print(
+                f"the points fit {len(seats)} places; the starting position reads on the best, "
+                "but its checkers say an edge lies off there, and on one other alone they say "
+                "none does: the playing surface at " + _points(seats[sound[0]].cal.corners_px),
+                file=stdout,
+            )
+            return seats[sound[0]]
+        return first
     reads = _evenest(start, seats)
     if ambiguous is None and first.confident and len(reads) != 1:
         return first  # the orientation reads on the best, the checkers on no one other place
@@ -521,6 +546,33 @@ def _uneven_edges(seat: Seat) -> str | None:
         f"{side} long edge than from the other: that edge of the outline may lie off (a "
         "frame's lip or a tray taken for it). Check the overlay; if it does, give --corners"
     )
+
+
+def _ends_off(seat: Seat) -> list[str]:
+    """A line for each end of the outline that may lie off: where the checkers on its points
+    lie off their points' middles by more than `UNEVEN_SHARE` of the width, and by more than
+    twice the error of their own scatter (`Seat.ends`). Written anyway, as `_uneven_edges`."""
+    lines = []
+    for name, shift in zip(("left", "right"), seat.ends, strict=True):
+        if shift is None or abs(shift[0]) <= max(UNEVEN_SHARE * seat.cal.width_mm, 2 * shift[1]):
+            continue
+        way, where = (
+            ("outwards", "inside the playing surface (a rail or a frame's lip taken for its edge)")
+            if shift[0] > 0
+            else ("inwards", "beyond the playing surface (part of a tray or rail taken for it)")
+        )
+        lines.append(
+            f"warning: the checkers on the points at the {name} end (as white sits) lie "
+            f"{abs(shift[0]):.1f} mm (+-{shift[1]:.1f}) {way} of their points' middles: that "
+            f"end of the outline may lie {where}. Check the overlay; if it does, give --corners"
+        )
+    return lines
+
+
+def _edge_off(seat: Seat) -> bool:
+    """Whether the start's checkers say an edge of the seat's outline may lie off
+    (`_uneven_edges`, `_ends_off`)."""
+    return _uneven_edges(seat) is not None or bool(_ends_off(seat))
 
 
 def _said(seat: Seat, white_is: str, stdout: TextIO) -> Calibration:

@@ -225,6 +225,10 @@ def test_the_starting_position_chooses_among_the_places_the_points_fit() -> None
     assert error < 0.001 and "its rows meet both long edges evenly on one alone" in said
     error, said = chosen([truth, off], "its points fit two places about as well")
     assert error < 0.001 and said == ""
+    # The best place, that edge off, not ambiguous: the start reads on it, but its rows say
+    # the edge lies off, and on the other place alone they say none does: that one
+    error, said = chosen([off, truth])
+    assert error < 0.001 and "its checkers say an edge lies off there" in said
 
 
 def test_a_board_whose_points_fit_several_places_is_calibrated_where_the_start_reads(
@@ -276,13 +280,19 @@ def test_a_board_whose_points_fit_several_places_is_calibrated_where_the_start_r
         ("cc", True, None),
         ("--", False, None),
         ("-cc", False, None),
+        ("UL", False, 1),  # the checkers read on the best, but say an edge of it lies off
+        ("UcL", False, 2),
+        ("ULL", False, 0),  # ... and read so on two others: the best
+        ("UU", False, 0),  # ... and say an edge of the other lies off too
+        ("U-", False, 0),
     ],
 )
 def test_the_place_chosen_by_the_starting_position(
     monkeypatch: pytest.MonkeyPatch, kinds: str, ambiguous: bool, chosen: int | None
 ) -> None:
-    """`choose_corners`' rule: L, the thirty checkers read as the start on a place; c, only
-    the orientation reads for sure; -, neither. The best place comes first."""
+    """`choose_corners`' rule: L, the thirty checkers read as the start on a place; U, so,
+    but their rows meet the long edges unevenly (an edge may lie off); c, only the
+    orientation reads for sure; -, neither. The best place comes first."""
     import argparse
     import io
     from types import SimpleNamespace
@@ -294,8 +304,13 @@ def test_the_place_chosen_by_the_starting_position(
 
     def seat(image: object, corners: np.ndarray, *rest: object, **named: object) -> object:
         kind = kinds[int(corners[0, 0])]
-        cal = SimpleNamespace(appearance="look" if kind == "L" else None, corners_px=corners)
-        return SimpleNamespace(cal=cal, confident=kind in "Lc", index=int(corners[0, 0]), skew=None)
+        look = "look" if kind in "LU" else None
+        cal = SimpleNamespace(appearance=look, corners_px=corners, width_mm=500.0)
+        skew = (20.0, 0.5) if kind == "U" else None
+        index = int(corners[0, 0])
+        return SimpleNamespace(
+            cal=cal, confident=kind in "LUc", index=index, skew=skew, ends=(None, None)
+        )
 
     monkeypatch.setattr(command, "_seat", seat)
     sizes = argparse.Namespace(width_mm=500.0, height_mm=420.0, bar_mm=45.0)
@@ -363,3 +378,37 @@ def test_calibrate_says_which_long_edge_may_lie_off(
     else:
         assert said is not None and f"from the {side} long edge" in said
         assert f"{abs(skew[0]):.1f} mm" in said  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("ends", "said"),
+    [
+        (((1.3, 0.7), (-0.4, 0.6)), []),  # tray board 0 (seed 2026) under its right corners
+        (((-0.7, 0.5), (10.5, 1.3)), ["right end (as white sits) lie 10.5 mm (+-1.3) outwards"]),
+        (((-13.2, 0.6), (-0.5, 0.5)), ["left end (as white sits) lie 13.2 mm (+-0.6) inwards"]),
+        (((8.0, 4.5), None), []),  # over 1%, but within twice the error of the scatter
+        (((-5.0, 0.1), (5.0, 0.1)), []),  # within 1% of 530 mm, however sure
+        (((6.0, 0.5), (-6.0, 0.5)), ["left end", "right end"]),
+        ((None, None), []),  # too few checkers found at either end to say
+    ],
+)
+def test_calibrate_says_which_end_may_lie_off(
+    ends: tuple[tuple[float, float] | None, tuple[float, float] | None], said: list[str]
+) -> None:
+    """`_ends_off`: checkers at an end that lie off their points' middles by more than 1% of
+    the width and than twice their error name that end, and which way the outline lies off
+    (outwards: the end taken inside the surface; inwards: beyond it). Tray boards 12 and 54
+    (`benchmarks/calibrate.py --trays`, seed 2026) were written 2.3% and 2.7% off so."""
+    from types import SimpleNamespace
+
+    from companion.cli.calibrate import _ends_off
+
+    seat = SimpleNamespace(ends=ends, cal=SimpleNamespace(width_mm=530.0))
+    lines = _ends_off(seat)  # type: ignore[arg-type]
+    assert len(lines) == len(said)
+    for line, part in zip(lines, said, strict=True):
+        assert part in line and line.startswith("warning: ") and "--corners" in line
+    if lines and "outwards" in lines[0]:
+        assert "inside the playing surface" in lines[0]
+    if lines and "inwards" in lines[0]:
+        assert "beyond the playing surface" in lines[0]
