@@ -347,11 +347,16 @@ class BoardReader(Counting):
         look = geo.cal.appearance
         self.learned = look is not None
         if look is not None:
-            self._use_share(look.diameter_of_point, look.pitch_of_point)
-            self.size_settled = True
+            self.keep_size(look.diameter_of_point, look.pitch_of_point)
             self.colour_centres = known_centres(
                 look.white.lab + look.white.coloured_lab, look.black.lab + look.black.coloured_lab
             )
+
+    def keep_size(self, share: float, pitch: float | None = None) -> None:
+        """Read checkers `share` of a point's width across, `pitch` of it apart in a row,
+        from now on: their size settled, not measured again (`_settle_size`)."""
+        self._use_share(share, pitch)
+        self.size_settled = True
 
     def _use_share(self, share: float, pitch: float | None = None) -> None:
         """Read checkers `share` of a point's width across, lying `pitch` of it apart in a

@@ -151,13 +151,13 @@ END_REACH = 0.6  # of a point's width: how far off its middle they are sought
 
 
 def end_shifts(
-    image: NDArray[np.uint8], reader: BoardReader, reading: BoardReading
+    image: NDArray[np.uint8], reader: BoardReader
 ) -> tuple[tuple[float, float] | None, tuple[float, float] | None]:
     """How far the checkers on the points at each end of the surface (x = 0, the left as
     white sits, and x = width) lie outwards of their points' middles (mm, the mean over
     those checkers), and the standard error of that from their scatter; None for an end
-    with fewer than two checkers counted on its points. `reader` has read `reading` from
-    `image` (its checkers' size settled).
+    with fewer than two checkers counted on its points. `reader` has read `image` (its
+    checkers' size settled).
 
     Players set each point's checkers on its middle. Corners whose end lies off move that
     end's points, and the checkers on them stay where they are: an end taken a distance
@@ -178,18 +178,17 @@ def end_shifts(
         lateral_share=max(reader.s.lateral_share, END_REACH),
     )
     wide = BoardReader(reader.geo, settings)
-    pw = reader.geo.point_width_mm
-    wide._use_share(reader.d_mm / pw, reader.pitch_mm / pw)
-    wide.size_settled = True
-    pitch, width = pw, reader.geo.width_mm
+    pw, width = reader.geo.point_width_mm, reader.geo.width_mm
+    wide.keep_size(reader.d_mm / pw, reader.pitch_mm / pw)
     sides: tuple[list[float], list[float]] = ([], [])
     index = {p.name: k for k, p in enumerate(wide.places)}
     for place in wide.read(image).places:
         p = wide.places[index[place.place]]
-        if place.place.startswith("bar") or pitch <= p.x_mm <= width - pitch:
+        if place.place.startswith("bar") or pw <= p.x_mm <= width - pw:
             continue
-        outwards = -1.0 if p.x_mm < pitch else 1.0
-        sides[0 if outwards < 0 else 1].extend(outwards * (x - p.x_mm) for x, _, _ in place.rings())
+        end = 0 if p.x_mm < pw else 1  # the left end's, outwards towards -x; the right's, +x
+        outwards = (-1.0, 1.0)[end]
+        sides[end].extend(outwards * (x - p.x_mm) for x, _, _ in place.rings())
     out: list[tuple[float, float] | None] = []
     for shifts in sides:
         if len(shifts) < 2:
@@ -248,7 +247,7 @@ def learn_start(
         pitch_of_point=round(max(reader.pitch_mm, reader.d_mm) / pw, 4),
         dice_marks=_dice_marks(image, reader, reading, dice or DiceSettings()),
     )
-    return Learned(look, edge_skew(reader, reading), end_shifts(image, reader, reading))
+    return Learned(look, edge_skew(reader, reading), end_shifts(image, reader))
 
 
 def _dice_marks(

@@ -458,12 +458,13 @@ def choose_corners(
     reads for sure, if only one. A frame not in the starting position
     cannot name its corners either: they come in no particular order."""
     first = _seat(image, candidates[0], args, camera, orient_it=True)
-    if ambiguous is None and first.cal.appearance is not None and not _edge_off(first):
+    best_reads = ambiguous is None and first.cal.appearance is not None
+    if best_reads and not _edge_off(first):
         return first
     seats = [first, *(_seat(image, c, args, camera, orient_it=True) for c in candidates[1:])]
     # the thirty checkers reading as the start say more than the orientation read for sure
     start = [k for k, seat in enumerate(seats) if seat.cal.appearance is not None]
-    if ambiguous is None and first.cal.appearance is not None:
+    if best_reads:
         # The start reads on the best, but its checkers say an edge of it lies off: the
         # one other place the start reads on where they say none does, if one alone.
         sound = [k for k in start if not _edge_off(seats[k])]
