@@ -1,6 +1,6 @@
-"""What the renderer's tests share: `scripts/dicenet_data.py` and `dicenet_pastes.py` loaded
-as modules, and the renderer's dice tables put back as they were after each test that
-registers dice in them."""
+"""What the renderer's tests share: `scripts/dicenet_data.py`, `dicenet_pastes.py` and
+`dicenet_solid.py` loaded as modules, and the renderer's dice tables put back as they were
+after each test that registers dice in them."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ def _script(name: str) -> ModuleType:
 
 dicenet_data = _script("dicenet_data")
 dicenet_pastes = _script("dicenet_pastes")  # what the training pastes (cv2 and numpy only)
+dicenet_solid = _script("dicenet_solid")  # dice drawn as solid cubes, pasted too
 
 
 @pytest.fixture
