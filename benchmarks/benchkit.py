@@ -12,6 +12,7 @@ figure stood when it was set, never a target (the targets are in the issues).
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -20,6 +21,27 @@ from pathlib import Path
 from typing import TextIO
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def add_models(ap: argparse.ArgumentParser) -> None:
+    """The `--models DIR` option: candidate networks measured in place of the shipped ones."""
+    ap.add_argument(
+        "--models",
+        type=Path,
+        help="run the networks in this folder instead of vision/models' of the same names "
+        "(a candidate measured; those it lacks stay the shipped ones)",
+    )
+
+
+def use_models(folder: Path | None) -> None:
+    """The networks `--models` named, if any, run from here on (and in worker processes
+    forked after), with a line on stderr saying so (stdout may be one JSON document)."""
+    if folder is not None:
+        from vision.networks import use_models as use
+
+        use(folder)
+        names = ", ".join(sorted(p.name for p in folder.glob("*.onnx")))
+        print(f"networks from {folder}: {names} (the others shipped)", file=sys.stderr)
 
 
 def shared_data(name: str) -> Path:

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/board.py [--boards 300] [--seed 2026 ...] [--workers 2]
                                          [--learned light|dark] [--styles default|wide]
                                          [--trays] [--rings-only] [--alone 24]
-                                         [--no-floors]
+                                         [--no-floors] [--models DIR]
 
 Each board is a random style, pose (any rotation, tilt up to 15 degrees), lens, light,
 noise and JPEG at 1920x1080 (`sim.random_scene`). Four in five positions come
@@ -69,7 +69,7 @@ import numpy as np
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.append(sys.path.pop(0))
 
-from benchkit import Floor, check
+from benchkit import Floor, add_models, check, use_models
 
 from calibration.geometry import BoardGeometry
 from companion.rules.sample import random_positions, stress_position
@@ -178,7 +178,9 @@ def main() -> int:
         help="boards timed again in one process alone, after the workers (0: none)",
     )
     ap.add_argument("--no-floors", action="store_true", help="print the figures only")
+    add_models(ap)
     args = ap.parse_args()
+    use_models(args.models)
     jobs = []
     for seed in args.seed:
         rng = random.Random(seed)

@@ -1,7 +1,7 @@
 """Dice reading: accuracy on real photos and rendered rolls, verdicts, time per frame.
 
     .venv/bin/python benchmarks/dice.py [--rolls 140] [--seed 2026] [--real DIR] [--no-floors]
-        [--styles default|wide] [--solid] [--no-real]
+        [--styles default|wide] [--solid] [--no-real] [--models DIR]
 
 - Real photos: `../shared/data/dice_real_dev` (394 webcam photos, 1,200 dice), read
   without a calibration (the dice networks searching the plain photo). Unreadable and
@@ -52,7 +52,7 @@ import numpy as np
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.append(sys.path.pop(0))
 
-from benchkit import Floor, check, shared_data
+from benchkit import Floor, add_models, check, shared_data, use_models
 
 from calibration.geometry import BoardGeometry
 from calibration.schema import load
@@ -233,7 +233,9 @@ def main() -> int:
     )
     ap.add_argument("--no-real", action="store_true", help="leave the real photos out")
     ap.add_argument("--no-floors", action="store_true", help="print the figures only")
+    add_models(ap)
     args = ap.parse_args()
+    use_models(args.models)
     cv2.setNumThreads(1)  # one core, as the target says
     cfg = DiceSettings()
     real = Path(args.real)

@@ -1,7 +1,7 @@
 """Real photos of boards: checkers, dice and automatic corners, measured in one run.
 
     .venv/bin/python benchmarks/real.py [--data DIR] [--json] [--overlays OUTDIR]
-        [--mosaic N] [--no-floors]
+        [--mosaic N] [--no-floors] [--models DIR]
 
 The data is a labelled folder in the format of shared/data/board_real_dev (its
 README.md): `--data`, else $BGCOMPANION_SHARED/data/board_real_dev, else
@@ -33,6 +33,10 @@ Measured:
 
 Then the floors (`FLOORS`, benchmarks/benchkit.py) of each shared folder measured: it exits
 1 if a figure fell below where it stood (the accuracy pins that were unit tests).
+
+`--models DIR` (here and in benchmarks/dice.py, board.py and referee.py) measures candidate
+networks, e.g. a training run's `--out` folder: a network found there runs instead of the
+shipped one of the same name, the others stay the shipped ones (vision.networks.use_models).
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 
 import cv2
 import numpy as np
-from benchkit import Floor, check, shared_data
+from benchkit import Floor, add_models, check, shared_data, use_models
 
 from calibration.detect import AmbiguousBoard, BoardNotFound, find_board
 from calibration.geometry import BoardGeometry
@@ -323,7 +327,9 @@ def main() -> int:
         help="also the first plain folder's photos tiled N by N (photos of many dice; 1: not)",
     )
     ap.add_argument("--no-floors", action="store_true", help="print the figures only")
+    add_models(ap)
     args = ap.parse_args()
+    use_models(args.models)
     folder = args.data or shared_data("board_real_dev")
     if not (folder / "labels.jsonl").is_file():
         if args.data is None:  # a clone without the shared data beside it: nothing to measure

@@ -1,6 +1,7 @@
 """The referee on rendered game videos: every event right, the .mat imported, real-time speed.
 
     .venv/bin/python benchmarks/referee.py [--games 5] [--seed 100] [--workers 2] [--no-floors]
+        [--models DIR]
 
 Each game is a whole random game (`sim.films.film_game`) filmed at 1920x1080,
 30 fps, Motion JPEG: opening roll (ties rolled again), about one roll in seven first
@@ -60,7 +61,7 @@ from typing import Any
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.append(sys.path.pop(0))
 
-from benchkit import Floor, check
+from benchkit import Floor, add_models, check, use_models
 
 from calibration.geometry import BoardGeometry
 from companion.film_readings import Noise, film_observations
@@ -291,7 +292,9 @@ def main() -> int:
         help="the boards filmed: wide = styles the networks never saw, each calibrated "
         "(its look learnt) on its starting position",
     )
+    add_models(ap)
     args = ap.parse_args()
+    use_models(args.models)
     if args.noise:
         args.games = args.games or 40
         return main_noise(args)

@@ -305,6 +305,8 @@ dice missed with the solid dice, but more read wrong and more phantom dice, on t
 photos too.
 
 PyTorch is needed here only: the project runs the written networks with ONNX Runtime.
+Measure a run's networks in place of the shipped ones with the benchmarks' `--models OUT`
+(e.g. `.venv/bin/python benchmarks/real.py --models /tmp/dn/R`), before copying them over.
 The first folder's last shard is held out and the figures on it printed at the end:
 the reader's presence, value and state accuracy on squares round dice shifted as the
 detector leaves them, and the detector's dice found and false marks over whole views.

@@ -17,12 +17,29 @@ from numpy.typing import NDArray
 from vision.errors import VisionError
 
 MODELS = Path(__file__).with_name("models")
+# A folder of candidate networks to measure (`use_models`, the benchmarks' `--models`): a
+# network found there is run instead of the shipped one of the same name.
+CANDIDATES: Path | None = None
+
+
+def use_models(folder: str | Path | None) -> None:
+    """Run the networks in `folder` instead of the shipped ones of the same names, those it
+    lacks staying the shipped ones (None: the shipped ones only): a candidate measured by
+    the benchmarks without copying it over `vision/models`. VisionError (one line) for a
+    folder that does not exist or holds no network."""
+    global CANDIDATES
+    if folder is not None:
+        folder = Path(folder)
+        if not folder.is_dir() or not any(folder.glob("*.onnx")):
+            raise VisionError(f"{folder}: no folder of networks (*.onnx)")
+    CANDIDATES = None if folder is None else Path(folder)
+    load_network.cache_clear()
 
 
 @functools.lru_cache(maxsize=8)
 def load_network(name: str) -> Any:
-    """The network in `MODELS/name` (an absolute path is taken as it is: a candidate being
-    measured) as an ONNX Runtime session on one thread (a session may
+    """The network in `MODELS/name` (or `CANDIDATES/name`, where `use_models` named a folder
+    holding it) as an ONNX Runtime session on one thread (a session may
     be run from several threads at once). ONNX Runtime runs these networks 2.5-4 times as
     fast as OpenCV's dnn module. Run in 8 bits (ONNX Runtime's static quantization, per
     channel, calibrated on rendered scenes; tried 2026-11-28, not kept): the strip counter
@@ -30,6 +47,8 @@ def load_network(name: str) -> Any:
     reading only 65.0 against 67.1 ms; the dice reader read the webcam photos with 25
     phantom dice and 4 sure wrong values (17 and 2 in float); the detector ran slower."""
     path = MODELS / name
+    if CANDIDATES is not None and (CANDIDATES / name).is_file():
+        path = CANDIDATES / name
     if not path.is_file():
         raise VisionError(f"{path}: no such network (its scripts/train_*.py writes it)")
     opts = ort.SessionOptions()
