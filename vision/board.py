@@ -46,10 +46,8 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -57,10 +55,8 @@ from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
 from vision.board_colours import (
-    ColourSplit,
     LabView,
     checker_colours,
-    colour_where_none_found,
     known_centres,
     split_colours,
 )
@@ -75,6 +71,8 @@ from vision.board_layout import (
     visible_positions,
 )
 from vision.board_net import StripCounter
+from vision.board_opinion import SecondOpinion
+from vision.board_reading import BoardReading, Found, Place, PlaceReading, counts_check
 from vision.board_settings import BoardSettings
 from vision.board_surface import Strip, bar_unexplained, unexplained_areas
 from vision.errors import ImageError
@@ -87,71 +85,6 @@ FloatImage = NDArray[np.float32]
 SMOOTH_SIGMA = 1.0  # px: the board view's smoothing for the checkers' colours
 RING_ANGLES = 48  # samples round a ring (`BoardReader.oriented`); even
 MAP_STEPS = 1 << 16  # the ring kernel's weights, and so the circle map, in steps of 1/this
-
-
-@dataclass
-class PlaceReading:
-    """One point (white's numbering) or one side's half of the bar."""
-
-    place: str  # "1".."24", "bar-white", "bar-black"
-    color: str | None
-    count: int
-    confidence: float
-    circles: list[tuple[float, float, float]] = field(default_factory=list)  # x_mm, y_mm, score
-
-    def rings(self) -> list[tuple[float, float, float]]:
-        """The rings found that the reading counts as checkers: all of them, or where it
-        counts fewer (the network's count read over the rings': a ring found at an arched
-        point's end, a die's edges closing a circle) the `count` clearest. A ring the
-        reading does not count is no checker to lay a die on or to compare one with."""
-        if self.count >= len(self.circles):
-            return self.circles
-        return sorted(self.circles, key=lambda c: -c[2])[: self.count]
-
-
-@dataclass
-class BoardReading:
-    white: list[int]
-    black: list[int]
-    confidence: float
-    places: list[PlaceReading]
-    elapsed_ms: float = 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "position": {"white": self.white, "black": self.black},
-            "confidence": round(self.confidence, 3),
-            "elapsed_ms": round(self.elapsed_ms, 2),
-        }
-
-    def least_sure(self, n: int = 3) -> list[PlaceReading]:
-        return sorted(self.places, key=lambda p: p.confidence)[:n]
-
-
-@dataclass(frozen=True)
-class _Place:
-    name: str
-    x_mm: float  # the axis
-    origin_mm: float  # where the row starts
-    sign: int  # +1: the row runs down the board (towards white), -1 up
-    length_mm: float
-
-
-@dataclass
-class _Found:
-    """What one place shows: its fully visible checkers and the best circle that was not one."""
-
-    place: _Place
-    circles: list[tuple[float, float, float]] = field(default_factory=list)  # x, y mm, score
-    colours: list[tuple[float, ...]] = field(default_factory=list)  # `checker_colour` of each
-    along_d: list[float] = field(default_factory=list)  # from the origin, in diameters
-    best_other: float = 0.0
-
-    def keep(self, indices: list[int]) -> None:
-        """Only the checkers at `indices` (of `circles`, with their colours and places)."""
-        self.circles = [self.circles[k] for k in indices]
-        self.colours = [self.colours[k] for k in indices]
-        self.along_d = [self.along_d[k] for k in indices]
 
 
 ROW_GAP = 1.5  # pitches from the edge: a point's first checker further out lies alone
@@ -212,112 +145,7 @@ def _smoothed_again(
     return out
 
 
-def _unexplained_regions(unexplained: set[str]) -> dict[int, int]:
-    """The points (white's numbering) whose surface shows something unread, in regions:
-    points side by side on the board (across the bar too) or facing each other across
-    its middle, both unexplained, are one region; each point's region by its lowest
-    point. One thing (a cup, a card, an arm) lies over one region; dark checkers no ring
-    sees on a board's dark points leave the light points between them explained. So
-    blindness to a colour is proved only by a place under another region: under a cup
-    over points 4 to 6, the network's sure counts on 4 and 6 had proved each other.
-    The bar is not a point: it joins no region."""
-    points = sorted(int(p) for p in unexplained if p.isdigit())
-    parent = {n: n for n in points}
-
-    def root(n: int) -> int:
-        while parent[n] != n:
-            n = parent[n]
-        return n
-
-    for n in points:
-        for m in (n + 1, 25 - n):  # 12 and 13 face each other (the board's two ends)
-            if m in parent:
-                a, b = root(n), root(m)
-                parent[max(a, b)] = min(a, b)
-    return {n: root(n) for n in points}
-
-
-# A place read with less than even odds of being right is one the reader doubts (the
-# referee's default for a board that counts, `WatchSettings.board_min`, is the same).
-EVEN_ODDS = 0.5
-
-
-def _beside(place: str) -> set[str]:
-    """The places next to `place` on the board: a point's neighbours along its side
-    (across the bar too) and the point facing it across the board's middle; the bar's are
-    the four points beside it, and each side's half of the bar is the other's."""
-    if not place.isdigit():
-        return {"6", "7", "18", "19", "bar-white", "bar-black"} - {place}
-    n = int(place)
-    out = {str(m) for m in (n - 1, n + 1, 25 - n) if 1 <= m <= 24}
-    if n in (6, 7, 18, 19):
-        out |= {"bar-white", "bar-black"}
-    return out
-
-
-def _counts_check(
-    places: list[PlaceReading],
-    white: list[int],
-    black: list[int],
-    areas: dict[str, float],
-    unexplained: set[str],
-    unsure: float,
-    bare_sure: float = 0.0,
-) -> None:
-    """Each side has 15 checkers, and none is borne off before all 15 are in its home
-    board. A side read with more than 15 (after `_at_most_fifteen`) has a count too high
-    somewhere among its places: each of them gets unsure. A side read with fewer than 15
-    on the board and the bar while some lie outside its home board has checkers missed
-    (a checker borne off and then one hit is legal, but rare): where something unread lies
-    (`_surface_check`'s area, however small), or beside a place that shows something
-    unread, a missed checker may lie, and so it may on a place read bare short of
-    `bare_sure` (the network's odds that it is bare short of sure: a lone dark checker on
-    a dark point shows nothing unread; 0 doubts none); each such place that could hold
-    the side's checkers (read empty or with its colour; not the other side's half of the
-    bar) gets unsure; so does each place read with fewer checkers than the rings found
-    round things on (`vision.board.BoardReader._second_opinion` reads the network's count
-    there as sure where it is sure of fewer: only while the side's total holds).
-    A side's total proves its counts only where each of its counts is read sure: where
-    one of them is read below even odds, it may be off and another off the other way (a
-    phantom under a clock making up for a row under a card), so the places that show
-    something unread (`unexplained`) and those beside them get unsure, and so do those
-    read in the other side's colour (their checkers may be this side's, read in the
-    wrong colour); a miss only possible, not certain, so not every place where a little
-    shows unread (tried 2026-12-02: on the occlusion benchmark's 254 boards read right
-    2,846 places made unsure against 2,619, no confident wrong place fewer).
-    Such a board is flagged already (one place below even odds); only its other places'
-    doubt grows. A place read empty below even odds is not such a count (tried
-    2026-12-02, with every place showing a little unread doubted too: 3,433 places made
-    unsure on those boards against 2,846, no confident wrong place fewer). `unsure` is
-    the confidence they get at most."""
-    for color, side in (("white", white), ("black", black)):
-        other = "black" if color == "white" else "white"
-        could_hold = [p for p in places if p.color in (None, color) and p.place != f"bar-{other}"]
-        doubted = any(p.confidence < EVEN_ODDS and p.count and p.color == color for p in places)
-        on_board = sum(side[1:])
-        if on_board > MAX_CHECKERS:
-            suspects = {p.place for p in places if p.color == color and p.count}
-        elif (short := on_board < MAX_CHECKERS and any(side[7:])) or doubted:
-            # A miss certain, wherever anything unread shows; only possible, where enough
-            # does to be unexplained; and beside such places either way.
-            near = {name for name, area in areas.items() if area > 0} if short else set(unexplained)
-            if short:
-                near |= {p.place for p in places if not p.count and p.confidence < bare_sure}
-            # A place read with fewer checkers than the rings found round things there (the
-            # strip network's count read over theirs) may hold the one missed, or be off.
-            near |= {p.place for p in places if len(p.circles) > p.count}
-            for name in unexplained:
-                near |= _beside(name)
-            held = could_hold + ([p for p in places if p.color == other] if doubted else [])
-            suspects = {p.place for p in held if p.place in near}
-        else:
-            continue
-        for i, p in enumerate(places):
-            if p.place in suspects and p.confidence > unsure:
-                places[i] = replace(p, confidence=unsure)
-
-
-class BoardReader(Counting):
+class BoardReader(Counting, SecondOpinion):
     """Reads positions from frames of one calibrated camera; the warp maps are built once."""
 
     def __init__(self, geo: BoardGeometry, settings: BoardSettings | None = None) -> None:
@@ -401,14 +229,14 @@ class BoardReader(Counting):
             # smaller ones; larger steps are gaps, or a calibration's height a little off.
             self._use_share(min(self.s.checker_share, pitch), pitch)
 
-    def _places(self) -> list[_Place]:
+    def _places(self) -> list[Place]:
         geo, out = self.geo, []
         half = geo.height_mm / 2
         for n in range(1, 25):
             r = geo.point_rect(n)
             top = r.y0 == 0
             out.append(
-                _Place(
+                Place(
                     str(n),
                     (r.x0 + r.x1) / 2,
                     0.0 if top else geo.height_mm,
@@ -416,8 +244,8 @@ class BoardReader(Counting):
                     half,
                 )
             )
-        out.append(_Place("bar-white", geo.width_mm / 2, half, 1, half))
-        out.append(_Place("bar-black", geo.width_mm / 2, half, -1, half))
+        out.append(Place("bar-white", geo.width_mm / 2, half, 1, half))
+        out.append(Place("bar-black", geo.width_mm / 2, half, -1, half))
         return out
 
     # --- stages -------------------------------------------------------------------------
@@ -672,7 +500,7 @@ class BoardReader(Counting):
 
     def _all_circles(
         self, cmap: FloatImage, gx: FloatImage, gy: FloatImage, smooth: Image, lab: LabView
-    ) -> list[_Found]:
+    ) -> list[Found]:
         """The fully visible checkers along every place, nearest the origin first (the
         candidates of all places judged in one go: one call's overhead, not 26)."""
         s = self.s.px_per_mm
@@ -685,7 +513,7 @@ class BoardReader(Counting):
                 owner.append(n)
                 y_mm = place.origin_mm + place.sign * i / s  # a pixel step each
                 rows.append(((xs[i] + self.m) * s - 0.5, (y_mm + self.m) * s - 0.5))
-        found = [_Found(place) for place in self.places]
+        found = [Found(place) for place in self.places]
         if not rows:
             return found
         scores, refined = self.oriented(gx, gy, smooth, np.array(rows))
@@ -812,7 +640,7 @@ class BoardReader(Counting):
                 odds, lab, split, places_out, (white, black), colour_sure, unexplained
             )
         self._at_most_fifteen(found, places_out, white, black)
-        _counts_check(
+        counts_check(
             places_out, white, black, areas, unexplained, self.s.unsure_count, self.s.net_sure
         )
         confidence = min(p.confidence for p in places_out)
@@ -825,7 +653,7 @@ class BoardReader(Counting):
         return BoardReading(white, black, confidence, places_out, elapsed)
 
     def _unseen_colours(
-        self, found: list[_Found], odds: NDArray[np.float64] | None, lab: LabView
+        self, found: list[Found], odds: NDArray[np.float64] | None, lab: LabView
     ) -> list[tuple[float, ...]]:
         """The colours where the network's count will be read over rings that saw no
         checker (`_second_opinion`): at the first checker's place of each such point, and
@@ -838,354 +666,6 @@ class BoardReader(Counting):
         on_bar = self._bar_unseen([c[1] for c in by_name["bar"].circles], odds)
         places += [k for k, n in zip((24, 25), on_bar, strict=True) if n]
         return [self._first_slot_colour(k, lab) for k in places]
-
-    def _bar_counts(self, odds: NDArray[np.float64]) -> list[int] | None:
-        """The network's count of each half of the bar (white's, then black's: the strips
-        run from its middle, white's downwards), if it is sure of both; else None."""
-        if odds[24:].max(axis=1).min() < self.s.net_sure:
-            return None
-        return [int(c) for c in odds[24:].argmax(axis=1)]
-
-    def _bar_half(self, y_mm: float) -> int:
-        """Which half of the bar a checker at `y_mm` lies in: 0 white's, 1 black's."""
-        return 0 if y_mm > self.geo.height_mm / 2 else 1
-
-    def _bar_unseen(self, seen_mm: list[float], odds: NDArray[np.float64]) -> list[int]:
-        """The network's count of each half of the bar where no ring saw a checker
-        (`seen_mm`: the y of every one the rings saw on the bar, whatever its colour), if
-        it is sure of both halves (`_bar_counts`); else 0: the halves whose checkers'
-        colour is the first one's there."""
-        counts = self._bar_counts(odds)
-        if counts is None:
-            return [0, 0]
-        seen = {self._bar_half(y) for y in seen_mm}
-        return [0 if half in seen else c for half, c in enumerate(counts)]
-
-    def _bar_network(
-        self,
-        seen: list[tuple[float, str]],
-        odds: NDArray[np.float64],
-        lab: LabView,
-        split: ColourSplit,
-        blind: set[str],
-    ) -> tuple[dict[str, int], float] | None:
-        """The bar's checkers as the network counts each half, if it is sure of both (or
-        of one, and likeliest counts the other as the rings saw it), and how sure their
-        colours are: a half's checkers are the colour of those the rings saw in it (`seen`:
-        y and colour of each), or, where they saw none, of the one where its first checker
-        lies. A half the network is only likely of (`net_opinion`) is read where the rings
-        saw nothing in it and are blind to that colour on this frame (`blind`), and then no
-        more sure than `net_disagree`. None where the rings saw both colours in one half
-        (the count alone cannot say how many of each), or where a half is not so read.
-
-        A half counted as the rings saw it is read so at any odds (they bound the bar's
-        confidence, `_second_opinion`): with both halves needed sure, a white half the
-        network was 0.84-0.86 sure of, as the rings saw it, kept its sure count of dark
-        checkers the rings missed in black's half from being read (the wide styles' seeds
-        23, 31, 41 and 43: five boards, all now exact)."""
-        on_bar = {"white": 0, "black": 0}
-        colour_sure = 1.0
-        for half in (0, 1):
-            count, sure = int(odds[24 + half].argmax()), float(odds[24 + half].max())
-            here = [c for y, c in seen if self._bar_half(y) == half]
-            colours = set(here)
-            # A half the network likeliest counts as the rings saw it is read so, whatever
-            # its odds (they bound the bar's confidence): the other half's sure count is
-            # not lost for it.
-            agreed = count == len(here)
-            if len(colours) > 1 or (sure < self.s.net_opinion and not agreed):
-                return None
-            if not count:
-                if sure < self.s.net_sure and not agreed:
-                    return None
-                continue
-            saw = bool(colours)
-            if saw:
-                colour = colours.pop()
-            else:
-                colour, colour_odds = self._first_colour(24 + half, lab, split)
-                colour_sure = min(colour_sure, colour_odds)
-            if sure < self.s.net_sure and not agreed:
-                if saw or colour not in blind:
-                    return None
-                colour_sure = min(colour_sure, self.s.net_disagree)
-            on_bar[colour] += count
-        return on_bar, colour_sure
-
-    def _second_opinion(
-        self,
-        odds: NDArray[np.float64],
-        lab: LabView,
-        split: ColourSplit,
-        places: list[PlaceReading],
-        sides: tuple[list[int], list[int]],
-        colour_sure: dict[str, float],
-        unexplained: set[str],
-    ) -> None:
-        """The strip network's count of every place (`vision.board_net`) against the rings'.
-
-        Where they agree and the network is sure (`net_sure`), a ring count left unsure by
-        its circles or its fit (a rim faint, a pile two counts explain) is as sure as the
-        network, short of its colour's doubt; one left unsure by its surface
-        (`unexplained`: an arm, a cup) stays so. Where they agree on a bare point the rings
-        saw no circle on and the network is short of sure, the bare reading is as sure as
-        the network's odds for it: no circle is no proof (a lone dark or marbled checker
-        the rings missed). On the wide styles' seeds 7-43 such places were right at 310 and
-        wrong at 3, two of them read sure (0.93 and 1.0, now 0.68 and 0.74: below the
-        referee's `sure`); on the 15 seeds 7-61, boards exact the same (1,788 of 1,800) and
-        2 more right boards flagged anyway.
-
-        Where the network's likeliest count is not the rings' but its odds are short of an
-        opinion (`net_opinion`), its count is not read, but the rings' stands unsure: two
-        counts disagree. The rings alone are not sure enough of piles: on seeds 7-43 they
-        read 19 piles of 5 or more wrong at 0.5-0.88 (ten for eleven, fourteen for five),
-        each one corrected by a sure network count; a network short of an opinion there (a
-        fine-tune tried on 2026-11-28 was, at 0.415) must not leave them sure. On the 15
-        seeds, boards exact the same and 1 more right board flagged; the default set and
-        the real photos unchanged.
-
-        Where they differ, and the network gives its count at odds of `net_opinion` or
-        more, the place is unsure (`net_disagree`), and the network's count is read
-        instead where it is sure of it (`net_sure`), or where the rings were unsure already
-        (a pile that cannot be counted from above, a surface unlike the board's beyond the
-        checkers found: `_surface_check`); in the colour of the checkers found there, or
-        else of the one where its first checker lies (by the board's colour split). It is
-        read as sure only where it is sure and the rings were not; else unsure. Where the
-        rings are sure and the network only likely of more checkers, the rings' count
-        stands, unsure; of fewer, the network's is read, unsure. (On the wide styles,
-        seeds 7-43, 1,320 boards: wherever the network counted fewer than the rings, sure
-        or not, it was right, 580 places of 580: rings find round things that are not
-        checkers, the network does not count them; where it counted more, only likely,
-        over sure rings, it was right at 25 of 32, and on the real photos at 0 of 2.)
-        Where it is sure of fewer (`net_sure`) over a surface that shows nothing unread
-        (not `unexplained`), its count is read as sure as its odds, rings sure or not:
-        since 2026-12-03; on the wide styles' seeds 7, 11 and 13 (360 boards) right boards
-        flagged anyway 103 -> 85, and on seeds 67, 71, 73 and 79, no rule made on them
-        (480 boards), 129 -> 104 and right places unsure 608 -> 554, boards exact the same
-        (357 and 475) and no place read wrong made sure; the default set (300 of 300, 1
-        right board flagged), the occlusion benchmark's twelve runs (no place read wrong
-        with confidence, boards exact the same) and the real photos read as before. A side
-        then short of 15 doubts such places (`_counts_check`): the ring the network did not
-        count may be the checker missed (without that, 531 right places unsure).
-        Measured on rendered styles the reader was not tuned on (`benchmarks/board.py
-        --styles wide`, seeds 7 and 11): of the places where the network was sure and
-        differed from rings sure of their count, the network was right at all 36 (a
-        ring "found" at an arched point's end, wood grain closing it; a dark checker on a
-        dark point); the rings at none. Where the network was short of sure over rings
-        unsure, it was right at all 8. On the real photos, the network's wrong counts
-        (a checker on a bare point, at 0.82 and 0.90) were over rings sure the point was
-        bare and short of sure: they stay the rings' (no colour proved blind there, below).
-
-        One exception: where the rings read the point bare without a circle and proved
-        blind on this frame to the colour where its first checker would lie (another point
-        they read bare, without a circle, where the network surely counts checkers of that
-        colour: dark checkers on a dark board), their bare reading says nothing, and the
-        network's likelier count is read, unsure. (Found on the wide styles' seed 7: each
-        of its 6 dark-gold boards that missed a lone dark checker at odds 0.61-0.89 showed
-        sure ones of that colour the rings had missed too; boards exact on seeds 7, 11, 13,
-        17, 19 and 23, the last four never looked at: 113, 115, 115, 111, 118, 116 of 120
-        before, 118, 117, 117, 113, 119, 116 after, every wrong one flagged; the real
-        photos unchanged: their network phantoms, at 0.82 and just under 0.9, lie on
-        boards where no colour was so proved, or in the other colour.) Where the network
-        is short of an opinion there, its count is not heard, but the bare reading stands
-        unsure (`net_disagree`): on seed 31 (never looked at before) a dark-gold board read
-        a lone dark checker's point surely bare, the network at 0.48 for it; read so, its
-        likelier count made two right boards of seed 29 wrong.
-
-        Where another place too proves the rings blind to that colour (a second point
-        read bare without a circle where the network surely counts checkers of that
-        colour) and they found checkers of the other colour on the frame (rings that see
-        nothing at all prove nothing), the network's sure count over their bare reading
-        is read as sure: on the wide styles (seeds 7, 11, 13, 17, 19), the count and the
-        first checker's colour were right at all 577 places the network so read over a
-        bare ring reading (and at all 46 alone in their colour's proof, which stay
-        unsure: one network phantom does not prove itself; on the real photos 1,
-        test2's, alone and right). Right boards flagged anyway on seeds 7, 11, 13, 17,
-        19, 23: 57, 54, 54, 50, 52, 60 before; 35, 23, 31, 27, 31, 31 with this, the
-        bar's rule below and the surface check's reference (`_surface_check`): 327 of
-        705 right boards, 178 of 706; boards exact the same or better, and no place read
-        wrong became sure there or on the default set.
-
-        A surface unlike the board's (`unexplained`) that spreads over a neighbouring point
-        too (a thing wider than a point: checkers lie within theirs) counts as rings sure
-        of their count here, short of a proof of blindness: the network never saw a cup, a
-        card or a clock and surely counts checkers under them. Blindness is proved only by
-        a place under another thing (`_unexplained_regions`). On `benchmarks/occlusion.py`,
-        seeds 7 and 11, the places under a thing read wrong with confidence went 28 -> 15
-        over the eight runs; right wide-style boards flagged anyway (seeds 7, 11,
-        13): 95 -> 103 of 357 (121 with every unexplained point so doubted, and test12's
-        real point 17, a gold checker the rings missed, unsure); boards exact unchanged
-        (357), the default set and the real photos unchanged.
-
-        The bar's checkers are their colour's whichever half of it they lie in, and the
-        network counts its halves. Where it is sure of both (or of one, and counts the
-        other as the rings saw it: `_bar_network`), its counts are read, each half's
-        checkers of the colour the rings saw there, or else of the one where its
-        first checker lies (not where the rings saw both colours in one
-        half), unsure where the rings were sure and counted otherwise. Elsewhere the totals
-        are compared (agreeing: sure; not: unsure). Measured on the wide styles' seed 7:
-        at each of the 4 boards whose bar the rings misread (dark, marbled and logo'd
-        checkers on the bar), the network was sure of both halves and right; on the real
-        photos it was sure of both halves only where the bar was bare, and right. A half
-        it is only likely of is read too where the rings saw nothing in it and proved
-        blind to that colour (as on the points), unsure: on seeds 7, 13 and 17, the 4
-        dark-gold boards still wrong had a half of dark checkers on the dark raised bar
-        counted right at 0.865-0.897; with it, boards exact on seeds 7, 11, 13, 17, 19, 23:
-        119, 117, 118, 115, 120, 116 of 120. The network's sure count of a colour the rings
-        saw none of on the bar and proved blind to on a point is sure, as on the points.
-        With a half counted as the rings saw it read too (`_bar_network`), and a bare
-        reading short of the network's opinion unsure where the rings are proved blind
-        (above), boards exact on seeds 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43: 119, 117,
-        118, 116, 120, 118, 118, 117, 117, 120, 118 of 120 (1,298 of 1,320; before 1,292,
-        the last five seeds never looked at before), every wrong one flagged (before, one
-        sure: seed 31's); right boards flagged anyway 321 (316). With the network's
-        likely count of fewer read over sure rings too (above): 120, 119, 118, 119, 120,
-        118, 119, 119, 118, 120, 120 (1,310 of 1,320; 333 right ones flagged); on seeds
-        47, 53, 59 and 61, never looked at: 476 of 480 (468 without it), every wrong one
-        flagged; the default set and the real photos unchanged.
-        """
-        index = {p.place: i for i, p in enumerate(places)}
-        first: dict[int, tuple[str, float]] = {}  # per point: `_first_colour`, found once
-
-        def first_colour(n: int) -> tuple[str, float]:
-            if n not in first:
-                first[n] = self._first_colour(n - 1, lab, split)
-            return first[n]
-
-        def unseen(n: int) -> bool:
-            """Whether the rings read point `n` bare, without a circle, where the network
-            counts checkers (at whatever odds)."""
-            p = places[index[str(n)]]
-            return not p.circles and not p.count and int(odds[n - 1].argmax()) > 0
-
-        # The colours whose rims the rings proved blind to on this frame: a place they read
-        # bare, without a circle, where the network surely counts checkers of that colour
-        # (each colour's such places).
-        proofs: dict[str, list[int]] = {}
-        for n in range(1, 25):
-            if unseen(n) and odds[n - 1].max() >= self.s.net_sure:
-                proofs.setdefault(first_colour(n)[0], []).append(n)
-        blind = set(proofs)
-        # The colours whose checkers the rings did find on this frame: blindness to one
-        # colour is proved only where they see the other (rings that see nothing at all, on
-        # a blurred frame or with an edge threshold no edge reaches, prove nothing).
-        seen_colours = {p.color for p in places if p.circles and p.color}
-
-        region = _unexplained_regions(unexplained)
-        sizes = Counter(region.values())
-
-        def spread(n: int) -> bool:
-            """Whether point `n`'s surface shows something unread that spreads over a
-            neighbour too (`_unexplained_regions`): a thing wider than a point (a cup, a
-            card, a clock, an arm), not checkers, each within its point."""
-            return n in region and sizes[region[n]] > 1
-
-        def proved(colour: str, n: int | None) -> bool:
-            """Whether a place other than `n`, and not under the same unexplained thing
-            (`_unexplained_regions`), proves the rings blind to `colour`."""
-            other = "black" if colour == "white" else "white"
-            return other in seen_colours and any(
-                m != n and (n is None or region.get(m, -m) != region.get(n, -n))
-                for m in proofs.get(colour, [])
-            )
-
-        for n in range(1, 25):
-            i = index[str(n)]
-            p = places[i]
-            count = int(odds[n - 1].argmax())
-            sure = float(odds[n - 1, count])
-            if count == p.count:
-                if sure >= self.s.net_sure and p.place not in unexplained:
-                    places[i] = replace(
-                        p, confidence=max(p.confidence, min(sure, colour_sure[p.place]))
-                    )
-                elif not p.circles and not p.count:
-                    # Bare by rings that saw nothing there: no circle is no proof (a dark
-                    # checker on a dark point), so the reading is as sure as the network.
-                    places[i] = replace(p, confidence=min(p.confidence, sure))
-                continue
-            if sure < self.s.net_opinion:
-                # The network itself unsure: no opinion, its count is not read. But its
-                # likeliest count is not the rings': the rings' count stands, unsure.
-                places[i] = replace(p, confidence=min(p.confidence, self.s.net_disagree))
-                continue
-            # A bare reading of rings blind to the colour where the first checker would lie
-            # says nothing: the network's likelier count is read there, unsure.
-            blind_here = unseen(n) and first_colour(n)[0] in blind
-            rings_sure = p.confidence >= 0.5
-            # Rings sure and the network only likely of more checkers: the rings' count
-            # stands, unsure. Of fewer, the network's is read (below), unsure: rings find
-            # round things that are not checkers, the network does not count them.
-            if sure < self.s.net_sure and rings_sure and not blind_here and count > p.count:
-                places[i] = replace(p, confidence=min(p.confidence, self.s.net_disagree))
-                continue
-            color, color_sure = (p.color, 1.0) if p.color else first_colour(n)
-            for owner, side, at in (("white", sides[0], n), ("black", sides[1], 25 - n)):
-                side[at] += (count if color == owner else 0) - (p.count if p.color == owner else 0)
-            # Against rings sure of their count, or with odds short of sure, it is the likelier
-            # count (measured), but not a sure one; except over a bare reading of rings that
-            # another place proved blind to that colour on this frame: there it says nothing.
-            proven = unseen(n) and proved(first_colour(n)[0], n)
-            # A surface unlike the board's (`unexplained`) is no proof the network is right
-            # either: it never saw a cup, a card or a clock, and counts checkers under them.
-            # Sure of fewer checkers than the rings, over a surface that shows nothing
-            # unread: the rings found round things that are not checkers, and the network's
-            # count is as sure as its odds (measured: see the docstring).
-            fewer = count < p.count and sure >= self.s.net_sure and p.place not in unexplained
-            doubt = ((rings_sure or spread(n)) and not proven and not fewer) or (
-                sure < self.s.net_sure
-            )
-            conf = min(sure, color_sure, self.s.net_disagree if doubt else 1.0)
-            places[i] = replace(p, count=count, color=color if count else None, confidence=conf)
-        halves = [index["bar-white"], index["bar-black"]]
-        sure = float(odds[24:].max(axis=1).min())
-        rings = {places[h].place[4:]: places[h].count for h in halves}
-        seen = [(c[1], places[h].place[4:]) for h in halves for c in places[h].circles]
-        network = self._bar_network(seen, odds, lab, split, blind)
-        if network is not None and network[0] != rings:
-            # The network sure of both halves and counting otherwise: its count is read,
-            # each half's checkers the colour the rings saw there or else the first one's;
-            # as sure as the network and that colour only where the rings were unsure.
-            on_bar, color_sure = network
-            # A bar whose surface shows something unread (`_surface_check`) counts as read
-            # surely by the rings here: that is no proof the network's count is right (a
-            # cup over it; the network never saw one).
-            rings_sure = min(places[h].confidence for h in halves) >= 0.5 or any(
-                places[h].place in unexplained for h in halves
-            )
-            # Checkers of a colour the rings saw none of on the bar and proved blind to on a
-            # point: their bare reading of it says nothing there either.
-            saw = {colour for _, colour in seen}
-            proven = all(proved(c, None) and c not in saw for c in on_bar if on_bar[c] != rings[c])
-            doubt = rings_sure and not proven
-            conf = min(sure, color_sure, self.s.net_disagree if doubt else 1.0)
-            for i, (owner, side) in zip(
-                halves, (("white", sides[0]), ("black", sides[1])), strict=True
-            ):
-                side[25] += on_bar[owner] - rings[owner]
-                count = on_bar[owner]
-                places[i] = replace(
-                    places[i], count=count, color=owner if count else None, confidence=conf
-                )
-            return
-        total = int(odds[24:].argmax(axis=1).sum())
-        for i in halves:
-            p = places[i]
-            if total == sum(rings.values()):
-                if sure >= self.s.net_sure and p.place not in unexplained:
-                    places[i] = replace(
-                        p, confidence=max(p.confidence, min(sure, colour_sure[p.place]))
-                    )
-            elif sure >= self.s.net_opinion:
-                places[i] = replace(p, confidence=min(p.confidence, self.s.net_disagree))
-
-    def _first_colour(self, k: int, lab: LabView, split: ColourSplit) -> tuple[str, float]:
-        """Whose is the checker at the first place along `self.places[k]`, and how sure (by
-        the board's colour split): for checkers the network counted and the rings did not."""
-        colour = np.array([self._first_slot_colour(k, lab)], np.float64)
-        centres = split.centres if split.centres is not None else self.colour_centres
-        one = colour_where_none_found(colour, self.s.colour_gap_min, centres)
-        return ("white" if one.white[0] else "black"), float(one.sure[0])
 
     def checkers(self, reading: BoardReading) -> list[tuple[float, float, str | None]]:
         """Where each checker of a reading lies (board mm) and whose it is: the rings found
@@ -1221,7 +701,7 @@ class BoardReader(Counting):
     def _surface_check(
         self,
         lab: LabView,
-        found: list[_Found],
+        found: list[Found],
         places: list[PlaceReading],
         odds: NDArray[np.float64] | None = None,
     ) -> tuple[set[str], dict[str, float]]:
@@ -1304,7 +784,7 @@ class BoardReader(Counting):
                 unexplained.add(p.place)
         return unexplained, areas
 
-    def _opposite_once(self, found: list[_Found]) -> list[_Found]:
+    def _opposite_once(self, found: list[Found]) -> list[Found]:
         """A checker found on two opposite points (a pile long enough to cross the board's
         middle, seen from the other edge too) counts once: on the point where checkers lead
         up to it (found before it, or it lies within `ROW_GAP` pitches of the edge), not
@@ -1313,7 +793,7 @@ class BoardReader(Counting):
         by_name = {f.place.name: f for f in found}
         apart = 0.7 * min(self.d_mm, self.pitch_mm)
 
-        def in_row(f: _Found, k: int) -> bool:
+        def in_row(f: Found, k: int) -> bool:
             return k > 0 or f.along_d[k] < ROW_GAP
 
         for n in range(1, 13):
@@ -1334,12 +814,12 @@ class BoardReader(Counting):
                     f.keep([k for k in range(len(f.circles)) if k not in gone])
         return found
 
-    def _bar_together(self, found: list[_Found]) -> list[_Found]:
+    def _bar_together(self, found: list[Found]) -> list[Found]:
         """The bar's two halves as one place: a checker near the middle is found from both
         sides, and counts once."""
         halves = [f for f in found if f.place.name.startswith("bar")]
         rest = [f for f in found if not f.place.name.startswith("bar")]
-        bar = _Found(_Place("bar", self.geo.width_mm / 2, self.geo.height_mm / 2, 1, 0.0))
+        bar = Found(Place("bar", self.geo.width_mm / 2, self.geo.height_mm / 2, 1, 0.0))
         bar.best_other = max((f.best_other for f in halves), default=0.0)
         seen = sorted(
             ((c, col) for f in halves for c, col in zip(f.circles, f.colours, strict=True)),
@@ -1354,7 +834,7 @@ class BoardReader(Counting):
 
     def _at_most_fifteen(
         self,
-        found: list[_Found],
+        found: list[Found],
         places: list[PlaceReading],
         white: list[int],
         black: list[int],

@@ -19,6 +19,7 @@ from sim import START, STYLES, Scene, corners_moved, nth_roll, random_scene, ren
 from tests.test_cli import run
 from tests.vision.scenes import write_board
 from vision.board import MAP_STEPS, PATTERNS, BoardReader, stack_layout, visible_positions
+from vision.board_reading import Found, beside, counts_check
 from vision.errors import ImageError
 
 
@@ -243,7 +244,7 @@ def test_a_short_row_missing_its_first_checker_is_preferred_over_sixteen_checker
     assert reader._count(along)[0] == 14  # on its own, the exact fit wins
     assert (5, pytest.approx(0.4, abs=0.05)) in [(k, c) for k, c in reader._fewer(along, 14)]
     places = reader.places
-    found = [vb._Found(p) for p in places]
+    found = [Found(p) for p in places]
     readings = [vb.PlaceReading(p.name, None, 0, 1.0) for p in places]
     white, black = [0] * 26, [0] * 26
     # black: 14 on white's point 19 (black's 6), 10 more elsewhere: 24 on the board
@@ -272,7 +273,7 @@ def test_sixteen_checkers_lose_the_least_sure_count_with_no_circles_behind_it() 
     reader = BoardReader(BoardGeometry(r.calibration))
     places = reader.places
     for unsure, sure in (("11", "15"), ("15", "11")):
-        found = [vb._Found(p) for p in places]
+        found = [Found(p) for p in places]
         readings = [vb.PlaceReading(p.name, None, 0, 1.0) for p in places]
         white, black = [0] * 26, [0] * 26
         ring = [(0.0, 0.0, 1.0)]
@@ -359,7 +360,6 @@ def test_a_checker_missed_where_none_can_be_off_makes_places_by_something_unread
     one was missed. It may lie where something unread shows (however little) or beside a
     place that shows enough to be unsure already, and not on a point black holds; the
     places far from anything unread stay sure, and black's, with 15, are not touched."""
-    import vision.board as vb
 
     # white: 14 (2 on 24, 5 on 13, 3 on 8, 4 on 6); black: 15
     readings, white, black = _counts_readings(
@@ -369,7 +369,7 @@ def test_a_checker_missed_where_none_can_be_off_makes_places_by_something_unread
     areas = {p.place: 0.0 for p in readings}
     areas["6"] = 50.0  # a hand over white's 6-point: a little shows beyond its checkers
     areas["10"] = 900.0  # an arm over the 10-point: unsure already
-    vb._counts_check(readings, white, black, areas, {"10"}, 0.4)
+    counts_check(readings, white, black, areas, {"10"}, 0.4)
     after = {p.place: p.confidence for p in readings}
     # the 6-point (a little unread), the 10-point and its neighbours 9, 11 and 15 (facing
     # it) are unsure; 19 (black's 6-point) would be beside nothing; black's 8-point
@@ -384,14 +384,13 @@ def test_a_checker_missed_may_lie_where_a_place_is_read_bare_short_of_sure() -> 
     bare only short of sure (the network's odds that it is bare below `bare_sure`) may
     hold it: it gets unsure; bare places read sure stay so. With white's 15 read, the
     same bare place stays as it was: a bare place is no count in doubt."""
-    import vision.board as vb
 
     readings, white, black = _counts_readings(
         {24: 2, 13: 5, 8: 3, 6: 4}, {24: 2, 13: 5, 8: 3, 6: 5}
     )
     readings = [replace(p, confidence=0.6) if p.place == "10" else p for p in readings]
     areas = {p.place: 0.0 for p in readings}
-    vb._counts_check(readings, white, black, areas, set(), 0.4, 0.9)
+    counts_check(readings, white, black, areas, set(), 0.4, 0.9)
     after = {p.place: p.confidence for p in readings}
     assert after["10"] == 0.4
     assert all(c == 0.95 for n, c in after.items() if n.isdigit() and n != "10")
@@ -399,7 +398,7 @@ def test_a_checker_missed_may_lie_where_a_place_is_read_bare_short_of_sure() -> 
         {24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}
     )
     readings = [replace(p, confidence=0.6) if p.place == "10" else p for p in readings]
-    vb._counts_check(readings, white, black, areas, set(), 0.4, 0.9)
+    counts_check(readings, white, black, areas, set(), 0.4, 0.9)
     assert next(p for p in readings if p.place == "10").confidence == 0.6
 
 
@@ -408,7 +407,6 @@ def test_a_side_short_doubts_a_place_read_with_fewer_checkers_than_rings_found()
     sure, it stays sure while its side reads 15; with the side a checker short (and
     checkers outside its home board), the checker the rings found there may be the one
     missed: the place gets unsure, though nothing shows unread."""
-    import vision.board as vb
 
     for six, doubted in ((4, True), (5, False)):
         readings, white, black = _counts_readings(
@@ -416,7 +414,7 @@ def test_a_side_short_doubts_a_place_read_with_fewer_checkers_than_rings_found()
         )
         rings = [(float(k), 0.0, 1.0) for k in range(six + 1)]
         readings = [replace(p, circles=rings) if p.place == "6" else p for p in readings]
-        vb._counts_check(readings, white, black, {p.place: 0.0 for p in readings}, set(), 0.4)
+        counts_check(readings, white, black, {p.place: 0.0 for p in readings}, set(), 0.4)
         after = {p.place: p.confidence for p in readings}
         assert after["6"] == (0.4 if doubted else 0.95)
         assert all(c == 0.95 for n, c in after.items() if n.isdigit() and n != "6")
@@ -425,11 +423,10 @@ def test_a_side_short_doubts_a_place_read_with_fewer_checkers_than_rings_found()
 def test_fourteen_checkers_all_home_may_have_one_borne_off() -> None:
     """A side with 14 checkers, all in its home board, may have borne one off: nothing is
     made unsure, whatever shows unread."""
-    import vision.board as vb
 
     readings, white, black = _counts_readings({6: 5, 5: 5, 4: 4}, {24: 2, 13: 5, 8: 3, 6: 5})
     areas = {p.place: 500.0 for p in readings}
-    vb._counts_check(readings, white, black, areas, {"5"}, 0.4)
+    counts_check(readings, white, black, areas, {"5"}, 0.4)
     assert all(p.confidence == 0.95 for p in readings if p.place.isdigit())
 
 
@@ -439,7 +436,6 @@ def test_fifteen_read_with_a_count_in_doubt_proves_nothing_near_something_unread
     something unread may lie get unsure, whichever colour they were read in (checkers
     read in the wrong colour under a card); those far from anything unread stay sure.
     With every count sure, fifteen a side proves the counts and nothing changes."""
-    import vision.board as vb
 
     start = ({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
     readings, white, black = _counts_readings(*start)
@@ -447,14 +443,14 @@ def test_fifteen_read_with_a_count_in_doubt_proves_nothing_near_something_unread
     areas["8"] = 50.0  # a little unread beside white's checkers on its 8-point
     areas["16"] = 900.0  # a card over the 16-point
     sure = list(readings)
-    vb._counts_check(sure, white, black, areas, {"16"}, 0.4)
+    counts_check(sure, white, black, areas, {"16"}, 0.4)
     assert all(p.confidence == 0.95 for p in sure if p.place.isdigit())
     # An empty place in doubt is no count in doubt: nothing changes either.
     empty = [replace(p, confidence=0.3) if p.place == "20" else p for p in readings]
-    vb._counts_check(empty, white, black, areas, {"16"}, 0.4)
+    counts_check(empty, white, black, areas, {"16"}, 0.4)
     assert all(p.confidence == 0.95 for p in empty if p.place.isdigit() and p.place != "20")
     readings = [replace(p, confidence=0.3) if p.place == "19" else p for p in readings]
-    vb._counts_check(readings, white, black, areas, {"16"}, 0.4)
+    counts_check(readings, white, black, areas, {"16"}, 0.4)
     after = {p.place: p.confidence for p in readings}
     # 16 and beside it 15, 17 (black's 8-point) and 9 (facing it); 19 was unsure already.
     # White's 8-point shows only a little unread: a miss is possible here, not certain.
@@ -463,7 +459,7 @@ def test_fifteen_read_with_a_count_in_doubt_proves_nothing_near_something_unread
     # In the other side's colour too: white's 8-point unexplained, made unsure by
     # black's doubt (white's own counts all sure).
     again = [replace(p, confidence=0.3) if p.place == "19" else p for p in sure]
-    vb._counts_check(again, white, black, areas, {"8"}, 0.4)
+    counts_check(again, white, black, areas, {"8"}, 0.4)
     assert next(p for p in again if p.place == "8").confidence == 0.4
 
 
@@ -471,21 +467,19 @@ def test_sixteen_checkers_left_make_every_place_of_that_side_unsure() -> None:
     """A side still read with 16 checkers (no smaller count fitted the rings) has a count
     too high somewhere among its places, which one cannot be told: all its places with
     checkers are unsure; the other side's and the empty places are not touched."""
-    import vision.board as vb
 
     readings, white, black = _counts_readings(
         {24: 2, 13: 6, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}
     )
-    vb._counts_check(readings, white, black, {p.place: 0.0 for p in readings}, set(), 0.4)
+    counts_check(readings, white, black, {p.place: 0.0 for p in readings}, set(), 0.4)
     unsure = {p.place for p in readings if p.confidence < 0.5}
     assert unsure == {"24", "13", "8", "6"}
 
 
 def test_what_lies_beside_a_place() -> None:
     """Neighbours along a side, across the bar, and facing across the middle."""
-    import vision.board as vb
 
-    assert vb._beside("1") == {"2", "24"}
-    assert vb._beside("12") == {"11", "13"}
-    assert vb._beside("7") == {"6", "8", "18", "bar-white", "bar-black"}
-    assert vb._beside("bar-white") == {"6", "7", "18", "19", "bar-black"}
+    assert beside("1") == {"2", "24"}
+    assert beside("12") == {"11", "13"}
+    assert beside("7") == {"6", "8", "18", "bar-white", "bar-black"}
+    assert beside("bar-white") == {"6", "7", "18", "19", "bar-black"}

@@ -121,7 +121,7 @@ def test_a_sure_network_count_is_read_over_sure_rings_sure_only_of_fewer(
     # every time they so differed (a ring "found" in an arched point's end, wood grain
     # closing it), so its count is read, in the colour of the checkers the rings found.
     # Of more checkers than the rings found, it is not trusted; of fewer, it is as sure as
-    # the network, while its side's total holds (`_counts_check`): here the network's
+    # the network, while its side's total holds (`counts_check`): here the network's
     # phantom on 3 is in doubt, so white's 15 prove nothing and 6 is unsure too.
     reader, image = _reader_and_view()
     monkeypatch.setattr(
@@ -135,7 +135,7 @@ def test_a_sure_network_count_is_read_over_sure_rings_sure_only_of_fewer(
     import vision.board
 
     with monkeypatch.context() as m:  # the second opinion alone, without the counts check
-        m.setattr(vision.board, "_counts_check", lambda *args: None)
+        m.setattr(vision.board, "counts_check", lambda *args: None)
         alone = {p.place: p for p in reader.read(image).places}
     assert alone["6"].count == 4 and alone["6"].confidence >= reader.s.net_sure
     assert alone["3"].count == 1 and alone["3"].confidence <= reader.s.net_disagree
@@ -249,7 +249,7 @@ def test_a_sure_network_count_replaces_an_unsure_ring_count_in_the_checkers_colo
     import vision.board
 
     with monkeypatch.context() as m:
-        m.setattr(vision.board, "_counts_check", lambda *args: None)
+        m.setattr(vision.board, "counts_check", lambda *args: None)
         alone = reader.read(image)
     assert alone.white == reading.white
     assert next(p for p in alone.places if p.place == "6").confidence > reader.s.net_disagree
@@ -319,7 +319,7 @@ def test_the_bar_is_compared_by_its_total_and_recounted_only_where_the_rings_saw
 
 def _without_dark_circles(monkeypatch: pytest.MonkeyPatch, places: set[str] | None) -> None:
     """The rings made blind to dark checkers (L* below DARK_LIGHTNESS) at `places`
-    (`_Found` place names; None: everywhere)."""
+    (`Found` place names; None: everywhere)."""
     real_circles = BoardReader._all_circles
 
     def blind(self: BoardReader, *args: Any) -> Any:
@@ -496,14 +496,14 @@ def test_checkers_only_the_network_sees_are_split_with_the_rest_by_colour(
 
 
 def test_places_under_one_thing_are_one_region_and_prove_nothing_for_each_other() -> None:
-    from vision.board import _unexplained_regions
+    from vision.board_opinion import unexplained_regions
 
     # A cup over points 4 to 6 (and across the bar to 7), a card over 19 and the 6 point
     # facing it: one region each; points 2 and 4, an explained point between, are two
     # (dark checkers no ring sees on dark points leave the light ones between explained).
-    region = _unexplained_regions({"4", "5", "6", "7", "19", "bar-white"})
+    region = unexplained_regions({"4", "5", "6", "7", "19", "bar-white"})
     assert region[4] == region[5] == region[6] == region[7] == region[19] == 4
-    region = _unexplained_regions({"2", "4", "22"})
+    region = unexplained_regions({"2", "4", "22"})
     assert region[2] != region[4] and region[22] != region[2] and region[22] != region[4]
-    assert _unexplained_regions({"3", "22"})[22] == 3  # facing across the middle
-    assert _unexplained_regions({"12", "13"})[13] == 12  # the board's two ends face too
+    assert unexplained_regions({"3", "22"})[22] == 3  # facing across the middle
+    assert unexplained_regions({"12", "13"})[13] == 12  # the board's two ends face too

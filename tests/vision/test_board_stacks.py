@@ -102,12 +102,12 @@ def test_a_pile_crossing_the_middle_counts_once_on_the_point_it_rises_from() -> 
     # A tall pile on white's 1 point reaches past the board's middle: its top checker is
     # found from the opposite point's edge too (white's 24, same column), where it lies
     # alone, far from that edge. It counts on the point its pile rises from.
-    from vision.board import _Found
+    from vision.board_reading import Found
 
     r = render(replace(random_scene(random.Random(1)), white=START, black=START))
     assert r.calibration is not None
     reader = BoardReader(BoardGeometry(r.calibration))
-    found = [_Found(place) for place in reader.places]
+    found = [Found(place) for place in reader.places]
     one, far = found[0], found[23]  # white's 1 and 24 points
     assert (one.place.name, far.place.name) == ("1", "24")
     pitch, height = reader.pitch_mm, reader.geo.height_mm
