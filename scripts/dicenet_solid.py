@@ -34,7 +34,9 @@ DISTANCE_SIDES = (4.0, 30.0)  # the camera's distance, in die sides (the perspec
 FOOT_DOWN = 0.6  # of the dice, those drawn with the camera's foot straight down in the patch
 SUPER = 4  # drawn this many times larger, then shrunk (smooth edges)
 SIDE_SEEN = 0.3  # a side face in view this large, of the top face's area, is named
-# Pip places on a face (u, w in face sides, from its middle), before each face's own turn.
+# Pip places on a face (u, w in face sides, from its middle), before each face's own turn:
+# the renderer's (`sim.renderer._PIPS`), written again here because the training runs in a
+# virtual environment without the project (scripts/train_dicenet.py: torch, cv2, numpy).
 PIPS = {
     1: [(0, 0)],
     2: [(-1, -1), (1, 1)],
