@@ -47,7 +47,6 @@ import itertools
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -60,7 +59,7 @@ from vision.board_colours import (
     known_centres,
     split_colours,
 )
-from vision.board_count import Counting
+from vision.board_found import FoundChecks
 from vision.board_layout import (
     MAX_CHECKERS,
     MAX_ROW,
@@ -72,80 +71,22 @@ from vision.board_layout import (
 )
 from vision.board_net import StripCounter
 from vision.board_opinion import SecondOpinion
+from vision.board_paint import SMOOTH_SIGMA, _smoothed_again, paint_over
 from vision.board_reading import BoardReading, Found, Place, PlaceReading, counts_check
 from vision.board_settings import BoardSettings
-from vision.board_surface import Strip, bar_unexplained, unexplained_areas
 from vision.errors import ImageError
 
 __all__ = ["PATTERNS", "ROW", "BoardReader", "BoardReading", "BoardSettings", "PlaceReading"]
 __all__ += ["stack_layout", "visible_positions"]  # where checkers lie: vision.board_layout
+__all__ += ["paint_over"]  # dice painted out of the view: vision.board_paint
 
 Image = NDArray[np.uint8]
 FloatImage = NDArray[np.float32]
-SMOOTH_SIGMA = 1.0  # px: the board view's smoothing for the checkers' colours
 RING_ANGLES = 48  # samples round a ring (`BoardReader.oriented`); even
 MAP_STEPS = 1 << 16  # the ring kernel's weights, and so the circle map, in steps of 1/this
 
 
-ROW_GAP = 1.5  # pitches from the edge: a point's first checker further out lies alone
-PAINT_REACH = 3  # px: inpainting's reach round each painted pixel (`paint_over`)
-
-
-def _box(
-    shape: tuple[int, ...], x: float, y: float, r: float, pad: float
-) -> tuple[int, int, int, int]:
-    """The pixel box (x0, y0, x1, y1) round a disc, `pad` px wider, within `shape`."""
-    h, w = shape[:2]
-    return (
-        max(0, math.floor(x - r - pad)),
-        max(0, math.floor(y - r - pad)),
-        min(w, math.ceil(x + r + pad) + 1),
-        min(h, math.ceil(y + r + pad) + 1),
-    )
-
-
-def paint_over(view: Image, discs: Sequence[tuple[float, float, float]]) -> Image:
-    """A copy of `view` with each disc (centre x, y and radius, px) painted over from what
-    lies round it (`cv2.inpaint`, Telea): the board's point where a die lies on the board,
-    the checker where it rests on one. A die so painted is never counted as a checker (a
-    white die on an empty dark point was, on black boards) nor read as part of one's
-    colour (a red die on a white checker made every checker black's)."""
-    out = view.copy()
-    for x, y, r in discs:
-        x0, y0, x1, y1 = _box(view.shape, x, y, r, PAINT_REACH + 2)
-        if x1 <= x0 or y1 <= y0:
-            continue
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.circle(mask, (round(x - x0), round(y - y0)), max(1, round(r)), 255, -1)
-        roi = np.ascontiguousarray(out[y0:y1, x0:x1])
-        out[y0:y1, x0:x1] = cv2.inpaint(roi, mask, PAINT_REACH, cv2.INPAINT_TELEA)
-    return out
-
-
-def _smoothed_again(
-    smooth: Image, painted: Image, discs: Sequence[tuple[float, float, float]]
-) -> Image:
-    """`smooth` (the view smoothed, `BoardReader.smooth_lab`) with the pixels that
-    `paint_over` changed smoothed again from `painted`: only round each disc, not the
-    whole view (a Gaussian's reach is 4 sigma)."""
-    out = smooth.copy()
-    reach = math.ceil(4 * SMOOTH_SIGMA)
-    h, w = painted.shape[:2]
-    for x, y, r in discs:
-        x0, y0, x1, y1 = _box(painted.shape, x, y, r, PAINT_REACH + 2 + reach)
-        if x1 <= x0 or y1 <= y0:
-            continue
-        blurred = cv2.GaussianBlur(painted[y0:y1, x0:x1], (0, 0), SMOOTH_SIGMA)
-        # the box's own edges are blurred short of what lies beyond them: not taken, but
-        # where the box meets the view's edge (blurred there as the whole view is)
-        top, left = (reach if y0 else 0), (reach if x0 else 0)
-        bottom, right = (y1 - y0) - (reach if y1 < h else 0), (x1 - x0) - (reach if x1 < w else 0)
-        if bottom > top and right > left:
-            out[y0 + top : y0 + bottom, x0 + left : x0 + right] = blurred[top:bottom, left:right]
-    return out
-
-
-class BoardReader(Counting, SecondOpinion):
+class BoardReader(FoundChecks, SecondOpinion):
     """Reads positions from frames of one calibrated camera; the warp maps are built once."""
 
     def __init__(self, geo: BoardGeometry, settings: BoardSettings | None = None) -> None:
@@ -697,171 +638,3 @@ class BoardReader(Counting, SecondOpinion):
         """The colour (`checker_colours`) where the first checker along `self.places[k]`
         lies."""
         return self.colours_at(lab, np.array([self.slot_at(k)], np.float64))[0]
-
-    def _surface_check(
-        self,
-        lab: LabView,
-        found: list[Found],
-        places: list[PlaceReading],
-        odds: NDArray[np.float64] | None = None,
-    ) -> tuple[set[str], dict[str, float]]:
-        """Points whose surface beyond their checkers looks unlike the board's get unsure:
-        something there was not read (`vision.board_surface`). Returns them, and each
-        place's area (mm^2) that looks unlike the board, however small. Where the
-        strip network (`odds`) surely counts more checkers than the rings found, the row
-        they make is left out of what the other points are compared with (not of the
-        point's own check): dark checkers no ring saw on half a board's dark points made
-        the bare ones look unlike them.
-
-        The bar has no peers of its colour: it is judged against itself
-        (`bar_unexplained`), and what it shows unexplained makes both sides' bar counts
-        unsure (checkers on it are their colour's whichever half they lie in). Without
-        it, a cup or a score card over the bar left it read bare, surely, over the
-        checkers under it: 13 of the 17 places under a thing read wrong with confidence
-        in `benchmarks/occlusion.py` (default styles, over the board); with it all 13 are
-        unsure (2 left on the bar, of a board whose two colours were split wrong). Boards
-        read exactly the same on the default and wide styles (seeds 7, 11, 13) and the real
-        photos, where dices6's bar, a hand over it, is now unsure (read right); right
-        boards flagged anyway 4 of 300 (default, the same) and 95 of 357 (wide; 91)."""
-        by_name = {f.place.name: f for f in found}
-        strips = []
-        for p in places:
-            f = by_name.get(p.place)
-            if f is None:
-                continue
-            covered = (max(f.along_d) + 0.6) * self.pitch_mm if p.count and f.along_d else 0.0
-            hidden = 0.0
-            if odds is not None:
-                k = int(p.place) - 1
-                count = int(odds[k].argmax())
-                if count > p.count and odds[k, count] >= self.s.net_sure:
-                    hidden = (max(PATTERNS[count]) + 0.6) * self.pitch_mm  # a row of five
-            pl = f.place
-            strips.append(
-                Strip(
-                    pl.name,
-                    pl.x_mm,
-                    pl.origin_mm,
-                    pl.sign,
-                    pl.length_mm,
-                    int(pl.name) % 2,
-                    covered,
-                    hidden,
-                )
-            )
-        circles = np.array([c[:2] for f in found for c in f.circles], np.float64).reshape(-1, 2)
-        areas = unexplained_areas(
-            lab,
-            strips,
-            circles,
-            self.d_mm,
-            self.geo.point_width_mm,
-            (self.s.px_per_mm, self.m),
-            self.s.surface_step_mm,
-            self.s.surface_tolerance,
-        )
-        bar = self.geo.bar
-        on_bar = bar_unexplained(
-            lab,
-            (bar.x0, bar.x1),
-            self.geo.height_mm,
-            circles,
-            self.d_mm,
-            (self.s.px_per_mm, self.m),
-            self.s.surface_step_mm,
-            self.s.surface_tolerance,
-        )
-        areas["bar-white"] = areas["bar-black"] = on_bar
-        checker = math.pi * self.d_mm**2 / 4
-        lo, hi = self.s.unexplained_unsure * checker, 2 * self.s.unexplained_unsure * checker
-        unexplained = set()
-        for i, p in enumerate(places):
-            area = areas.get(p.place, 0.0)
-            if area > lo:
-                places[i] = replace(
-                    p, confidence=min(p.confidence, max(0.0, 0.5 * (hi - area) / (hi - lo)))
-                )
-                unexplained.add(p.place)
-        return unexplained, areas
-
-    def _opposite_once(self, found: list[Found]) -> list[Found]:
-        """A checker found on two opposite points (a pile long enough to cross the board's
-        middle, seen from the other edge too) counts once: on the point where checkers lead
-        up to it (found before it, or it lies within `ROW_GAP` pitches of the edge), not
-        on the one where it lies alone, far from the edge. Where both or neither have
-        checkers before it, both keep it."""
-        by_name = {f.place.name: f for f in found}
-        apart = 0.7 * min(self.d_mm, self.pitch_mm)
-
-        def in_row(f: Found, k: int) -> bool:
-            return k > 0 or f.along_d[k] < ROW_GAP
-
-        for n in range(1, 13):
-            a, b = by_name[str(n)], by_name[str(25 - n)]
-            gone_a: set[int] = set()
-            gone_b: set[int] = set()
-            for i, ca in enumerate(a.circles):
-                for j, cb in enumerate(b.circles):
-                    if math.dist(ca[:2], cb[:2]) >= apart:
-                        continue
-                    a_row, b_row = in_row(a, i), in_row(b, j)
-                    if a_row and not b_row:
-                        gone_b.add(j)
-                    elif b_row and not a_row:
-                        gone_a.add(i)
-            for f, gone in ((a, gone_a), (b, gone_b)):
-                if gone:
-                    f.keep([k for k in range(len(f.circles)) if k not in gone])
-        return found
-
-    def _bar_together(self, found: list[Found]) -> list[Found]:
-        """The bar's two halves as one place: a checker near the middle is found from both
-        sides, and counts once."""
-        halves = [f for f in found if f.place.name.startswith("bar")]
-        rest = [f for f in found if not f.place.name.startswith("bar")]
-        bar = Found(Place("bar", self.geo.width_mm / 2, self.geo.height_mm / 2, 1, 0.0))
-        bar.best_other = max((f.best_other for f in halves), default=0.0)
-        seen = sorted(
-            ((c, col) for f in halves for c, col in zip(f.circles, f.colours, strict=True)),
-            key=lambda t: -t[0][2],
-        )
-        for c, col in seen:
-            if any(abs(c[1] - o[1]) < 0.7 * self.d_mm for o in bar.circles):
-                continue
-            bar.circles.append(c)
-            bar.colours.append(col)
-        return [*rest, bar]
-
-    def _at_most_fifteen(
-        self,
-        found: list[Found],
-        places: list[PlaceReading],
-        white: list[int],
-        black: list[int],
-    ) -> None:
-        """A colour read with more than 15 checkers on the board: at the place where a
-        smaller count explains the circles just as well, take it (flagged, below 0.5).
-        A count with no circles behind it (the strip network's) explains none, so any
-        smaller one fits it: there its own confidence says how likely it is too high.
-        (With every fit 1.0 there, the 16th checker was taken from a sure network count
-        and an unsure one kept: the wide styles' seeds 17 and 53 each lost a board so;
-        all fifteen seeds 7-61 otherwise the same.)"""
-        for color, side in (("white", white), ("black", black)):
-            while sum(side[1:]) > MAX_CHECKERS:
-                by_name = {f.place.name: f for f in found}
-                options = [
-                    (conf if p.circles else min(conf, 1.0 - p.confidence), i, k)
-                    for i, p in enumerate(places)
-                    if p.color == color and p.place in by_name
-                    for k, conf in self._fewer(by_name[p.place].along_d, p.count)
-                    if sum(side[1:]) - (p.count - k) <= MAX_CHECKERS
-                ]
-                if not options:
-                    break
-                conf, i, k = max(options)
-                p = places[i]
-                point = int(p.place) if color == "white" else 25 - int(p.place)
-                side[point] -= p.count - k
-                places[i] = replace(
-                    p, count=k, confidence=min(p.confidence, conf, 0.4), color=color if k else None
-                )

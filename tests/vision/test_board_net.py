@@ -217,7 +217,7 @@ def test_a_half_of_the_bar_the_network_finds_likely_is_read_where_the_rings_are_
 def _odd_surface_on_six(monkeypatch: pytest.MonkeyPatch, also: tuple[str, ...] = ()) -> None:
     """The surface check told that white's 6 point (and the points `also`) shows a large
     unexplained area."""
-    import vision.board
+    import vision.board_found
 
     def odd_six(*args: object, **kwargs: object) -> dict[str, float]:
         out = real_areas(*args, **kwargs)  # type: ignore[arg-type]
@@ -225,7 +225,7 @@ def _odd_surface_on_six(monkeypatch: pytest.MonkeyPatch, also: tuple[str, ...] =
             out[name] = 1e6
         return out
 
-    monkeypatch.setattr(vision.board, "unexplained_areas", odd_six)
+    monkeypatch.setattr(vision.board_found, "unexplained_areas", odd_six)
 
 
 def test_a_sure_network_count_replaces_an_unsure_ring_count_in_the_checkers_colour(
@@ -341,11 +341,11 @@ def test_a_sure_count_over_rings_proved_blind_by_another_place_is_sure(
     # the point is bare (its surface like the board's: dark checkers on a dark point): the
     # network surely counts them there, but nothing else shows the rings blind to black, so
     # its count is read, unsure (one network phantom cannot prove itself).
-    import vision.board
+    import vision.board_found
 
     def surface_as_the_boards() -> None:
-        monkeypatch.setattr(vision.board, "unexplained_areas", lambda *a, **k: {})
-        monkeypatch.setattr(vision.board, "bar_unexplained", lambda *a, **k: 0.0)
+        monkeypatch.setattr(vision.board_found, "unexplained_areas", lambda *a, **k: {})
+        monkeypatch.setattr(vision.board_found, "bar_unexplained", lambda *a, **k: 0.0)
 
     surface_as_the_boards()
     _without_dark_circles(monkeypatch, {"1"})
@@ -377,7 +377,7 @@ def _on_the_bar() -> tuple[tuple[int, ...], tuple[int, ...], Any]:
 def test_a_sure_bar_count_of_a_colour_proved_blind_and_seen_nowhere_on_the_bar_is_sure(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import vision.board
+    import vision.board_found
 
     # One black checker on the bar, two white: the rings blind to black everywhere. The
     # network, sure of every place, gives black's checker back, sure: the rings saw no black
@@ -387,8 +387,8 @@ def test_a_sure_bar_count_of_a_colour_proved_blind_and_seen_nowhere_on_the_bar_i
     odds[np.arange(PLACES), _counts(white, black)] = 0.99
     monkeypatch.setattr(StripCounter, "odds", lambda self, view, *_: odds)
     # The surface (points and bar) as the board's: the network's rule alone is judged.
-    monkeypatch.setattr(vision.board, "unexplained_areas", lambda *a, **k: {})
-    monkeypatch.setattr(vision.board, "bar_unexplained", lambda *a, **k: 0.0)
+    monkeypatch.setattr(vision.board_found, "unexplained_areas", lambda *a, **k: {})
+    monkeypatch.setattr(vision.board_found, "bar_unexplained", lambda *a, **k: 0.0)
     _without_dark_circles(monkeypatch, None)
     reader = BoardReader(BoardGeometry(r.calibration))
     reading = reader.read(r.image)

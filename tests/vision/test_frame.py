@@ -266,7 +266,7 @@ def test_a_die_painted_over_takes_the_colour_round_it_and_the_view_is_left_as_it
 def test_only_round_the_painted_dice_is_the_view_smoothed_again_and_as_the_whole_would_be() -> None:
     import cv2
 
-    from vision.board import SMOOTH_SIGMA, _smoothed_again
+    from vision.board_paint import SMOOTH_SIGMA, _smoothed_again
 
     view = np.random.default_rng(4).integers(0, 256, (100, 120, 3), dtype=np.uint8)
     smooth = cv2.GaussianBlur(view, (0, 0), SMOOTH_SIGMA)
