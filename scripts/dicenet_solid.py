@@ -93,9 +93,6 @@ class SolidDice:
 
     oblique = True
 
-    def __len__(self) -> int:
-        return 6
-
     def sample(self, rng: np.random.Generator, side_px: float) -> tuple[Image, Alpha, int]:
         """A die whose top face is `side_px` wide (at its own depth), its top face's centre
         in the patch's middle: the patch, its alpha (the die's outline) and its value."""

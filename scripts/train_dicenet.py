@@ -615,8 +615,8 @@ def _paste_squares(
             real = SOLID[0] if solid else REAL[int(rng.integers(len(REAL)))]
             side = rng.uniform(*DIE_MM) * ppm * _zoom(rng)
             sides: list[tuple[float, float]] = []
-            if solid:
-                patch, alpha, v, sides = SOLID[0].sample_sides(rng, side)
+            if isinstance(real, SolidDice):
+                patch, alpha, v, sides = real.sample_sides(rng, side)
             else:
                 patch, alpha, v = real.sample(rng, side)
             if sides and rng.random() < SIDE_SHARE:  # round one of its side faces: no die

@@ -28,11 +28,10 @@ def use_models(folder: str | Path | None) -> None:
     the benchmarks without copying it over `vision/models`. VisionError (one line) for a
     folder that does not exist or holds no network."""
     global CANDIDATES
-    if folder is not None:
-        folder = Path(folder)
-        if not folder.is_dir() or not any(folder.glob("*.onnx")):
-            raise VisionError(f"{folder}: no folder of networks (*.onnx)")
-    CANDIDATES = None if folder is None else Path(folder)
+    path = None if folder is None else Path(folder)
+    if path is not None and (not path.is_dir() or not any(path.glob("*.onnx"))):
+        raise VisionError(f"{path}: no folder of networks (*.onnx)")
+    CANDIDATES = path
     load_network.cache_clear()
 
 
