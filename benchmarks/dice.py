@@ -78,7 +78,12 @@ FLOORS = [
     # plain photo's scales 1.25 apart (93.2%).
     Floor("real photos: dice right", "real/accuracy", at_least=0.93),
     Floor("rendered: dice right", "rendered/accuracy", at_least=1.0),
-    Floor("rendered: invalid rolls accepted", "rendered/invalid_rolls_accepted", at_most=1),
+    # 1 -> 2 on 2026-12-06 with the state read again facing the camera (`state_facing`):
+    # a black die drawn cocked as a squashed top face with no side showing, which no camera
+    # sees and the state reader was never shown, is read flat; the board photos' flat dice
+    # called cocked 2 -> 0, the wide rolls as frames (not trained on) 6 -> 4 invalid rolls
+    # accepted and 1.2% -> 0.0% false rerolls (docs/dice.md).
+    Floor("rendered: invalid rolls accepted", "rendered/invalid_rolls_accepted", at_most=2),
     Floor("rendered: false reroll rate", "rendered/false_reroll_rate", at_most=0.005),
     # Set 2026-11-29 with the checkers read too (`vision.frame.over_checkers`); the dice
     # right and phantom dice so with the checkers' own marks no dice (`checker_marks`).
@@ -90,7 +95,7 @@ FLOORS = [
     Floor(
         "rendered, boards learnt: invalid rolls accepted",
         "rendered/learnt_invalid_rolls_accepted",
-        at_most=1,
+        at_most=2,  # 1 before `state_facing` (above)
     ),
     Floor(
         "rendered, boards learnt: false reroll rate",
@@ -100,7 +105,7 @@ FLOORS = [
     Floor(
         "rendered, with the checkers: invalid rolls accepted",
         "rendered/frame_invalid_rolls_accepted",
-        at_most=1,
+        at_most=2,  # 1 before `state_facing` (above)
     ),
     Floor(
         "rendered, with the checkers: false reroll rate",

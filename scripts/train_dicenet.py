@@ -25,6 +25,18 @@ far too big or too small for its scale (`--wrong-size`); about 15 min of renderi
         --init ORIG --lr 1e-3 --detector-steps 2000 --not-dice \
         --real ../shared/data/dice_real_topdown_dev:1.0
 
+The state reader (`vision/models/dice_state.onnx`, read on a board in a square facing the
+camera, only its state used: `DiceSettings.state_facing`) is the reader fine-tuned the same
+way on 1,600 scenes of dice drawn as cubes, their squares facing the camera (2026-12-06;
+docs/dice.md gives the figures):
+
+    .venv/bin/python scripts/dicenet_data.py /tmp/st/b --scenes 1600 --seed 710000 \
+        --shards 8 --jobs 2 --solid 1.0 --facing
+    .venv-train/bin/python scripts/train_dicenet.py /tmp/st/b --only reader --threads 2 \
+        --init vision/models --lr 1e-3 --reader-steps 2000 --not-dice --wrong-size \
+        --real ../shared/data/dice_real_topdown_dev:1.0 --out /tmp/st/b_out
+    cp /tmp/st/b_out/dice_reader.onnx vision/models/dice_state.onnx
+
 `--wrong-size` came from the webcam photos' misses: searched at a ladder of scales, a die
 was read at the finest one (dice 12 px) as a sure die of a quarter its size, part of it
 magnified, and the size rule then dropped the real dice. The reader so trained, against

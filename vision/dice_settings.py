@@ -71,6 +71,20 @@ class DiceSettings:
     # read so, nor of 3 on the board photos) and a frame of sure dice is read in a third
     # less time. 1.0 reads every die turned.
     turns_below: float = 0.99
+    # On a board each die's state (flat, cocked, on a checker) is also read by a second
+    # reader whose square is turned so that the camera's foot lies straight down in it
+    # (`vision.dicenet.facing`), taught on dice drawn as cubes seen from the camera
+    # (`dice_state.onnx`), and its odds are the geometric mean of the two readers'. A flat
+    # die seen aslant shows its sides towards the camera's foot, a cocked one wherever it
+    # leans: only a reader that knows where the camera is can tell them apart. Measured
+    # 2026-12-06 against the reader alone: board photos (not trained on) 0 flat dice
+    # called cocked (2: dices6's black 6s); wide rolls read as frames (not trained on) 4
+    # invalid rolls accepted and no false reroll (6, 1.2%), read alone 4 and 18.8% (9,
+    # 20.0%); solid rolls 12.5% false rerolls (15.0%), 19 invalid rolls accepted as
+    # before; default rolls 2 invalid rolls accepted (1: a black die drawn cocked as a
+    # squashed top face with no side showing, which the second reader never saw). False:
+    # the reader's state alone.
+    state_facing: bool = True
     # A die read over a checker on a frame is a mark of the checkers themselves (a
     # highlight, logo or number) where the same spot of a nearby bare checker of its colour
     # correlates with it at least this much at every size (`vision.frame.checker_marks`).

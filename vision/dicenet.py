@@ -37,6 +37,10 @@ Image = NDArray[np.uint8]
 Floats = NDArray[np.float32]
 DETECT_STRIDE = 8  # view pixels per cell of the detector's heat map
 STATES = ("flat", "cocked", "on_checker")
+# The state reader (`DiceSettings.state_facing`): a reader of the same shape whose squares
+# face the camera (`facing`), taught on dice drawn as cubes (scripts/train_dicenet.py); only
+# its state odds are used.
+STATE_READER = "dice_state.onnx"
 
 
 @dataclass(frozen=True)
@@ -355,12 +359,41 @@ def find_dice(cfg: DiceSettings, image: Image, geo: BoardGeometry) -> list[NetDi
     # Each die's value read turned in the square it was read in: one whose centre lies
     # within `again_mm` of the die's (as the reader was trained: round a die's mark).
     _read_turned(cfg, [dice[k] for k in kept], [squares[k] for k in kept], read=True)
-    return [
+    found = [
         dice[k]
         for k in kept
         if _face_read(cfg, dice[k].values)
         and (k not in weak or float(dice[k].values.max()) >= cfg.weak_sure)
     ]
+    if cfg.state_facing:
+        _facing_states(cfg, image, geo, found)
+    return found
+
+
+def _facing_states(cfg: DiceSettings, image: Image, geo: BoardGeometry, dice: list[NetDie]) -> None:
+    """Each die's state odds: the geometric mean of the reader's and the state reader's
+    (`dice_state.onnx`), which reads a square round the die turned so that the camera's
+    foot lies straight down in it (`facing`), as it was taught on dice drawn as cubes
+    seen from the camera. Where a die's side shows tells a flat die seen aslant (towards
+    the foot) from a cocked one (where it leans) only there."""
+    if not dice:
+        return
+    scale, size = cfg.read_px_per_mm, cfg.read_px
+    crops = [
+        square(
+            image, geo, around(geo, d.x_mm, d.y_mm, scale, size, facing(geo, d.x_mm, d.y_mm, scale))
+        )
+        for d in dice
+    ]
+    out = run_network(STATE_READER, blob(crops)).reshape(len(dice), -1)
+    for d, o in zip(dice, out, strict=True):
+        d.states = combined_states(d.states, softmax(o[7:10]))
+
+
+def combined_states(a: Floats, b: Floats) -> Floats:
+    """Two readers' odds of each state as one: their geometric mean, normalised."""
+    mean = np.sqrt(np.maximum(a, 1e-9) * np.maximum(b, 1e-9))
+    return np.asarray(mean / mean.sum(), np.float32)
 
 
 def _face_read(cfg: DiceSettings, values: Floats) -> bool:

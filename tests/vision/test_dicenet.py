@@ -438,3 +438,52 @@ def test_a_die_marked_weaker_than_many_checkers_is_still_read(
 def _view(image: np.ndarray, geo: BoardGeometry) -> tuple[np.ndarray, Any]:
     view = vision.dicenet.board_frame(geo, CFG.detect_px_per_mm, CFG.margin_mm)
     return vision.dicenet.warp(image, geo, view), view
+
+
+def test_two_readers_odds_of_a_state_are_their_geometric_mean() -> None:
+    a = np.array([0.9, 0.1, 0.0], np.float32)
+    b = np.array([0.1, 0.9, 0.0], np.float32)
+    both = vision.dicenet.combined_states(a, b)
+    assert abs(float(both.sum()) - 1) < 1e-6 and abs(float(both[0] - both[1])) < 1e-6
+    sure = vision.dicenet.combined_states(np.array([0.2, 0.8, 0.0]), np.array([0.2, 0.8, 0.0]))
+    assert np.allclose(sure, [0.2, 0.8, 0.0], atol=1e-4)  # agreeing readers: their odds
+    # one reader sure a die is not cocked outweighs the other's lean towards it
+    veto = vision.dicenet.combined_states(np.array([0.3, 0.7, 0.0]), np.array([0.98, 0.02, 0.0]))
+    assert int(np.argmax(veto)) == 0
+
+
+def test_on_a_board_a_dies_state_is_read_again_in_a_square_facing_the_camera(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A camera tilted 20 degrees: the state reader gets the die's square turned so that
+    # the camera's foot lies down in it; its odds and the reader's make the die's state.
+    pose = CameraPose(yaw_deg=0, tilt_deg=20, tilt_axis_deg=90)
+    die = Die(4, 150.0, 120.0, angle_deg=15, style="white", size_mm=16)
+    r = render(Scene(dice=(die,), pose=pose, image_size=(1280, 720)))
+    assert r.calibration is not None
+    geo = BoardGeometry(r.calibration)
+    seen: dict[str, list[np.ndarray]] = {}
+    real = vision.dicenet.run_network
+
+    def recording(name: str, x: np.ndarray) -> np.ndarray:
+        out = real(name, x)
+        seen.setdefault(name, []).append(x)
+        return out
+
+    monkeypatch.setattr(vision.dicenet, "run_network", recording)
+    alone = replace(CFG, state_facing=False)
+    (own,) = vision.dicenet.find_dice(alone, r.image, geo)
+    assert vision.dicenet.STATE_READER not in seen
+    seen.clear()
+    (got,) = vision.dicenet.find_dice(CFG, r.image, geo)
+    assert CFG.state_facing and int(np.argmax(got.values)) + 1 == 4
+    (given,) = seen[vision.dicenet.STATE_READER]
+    turn = facing(geo, got.x_mm, got.y_mm, CFG.read_px_per_mm)
+    assert abs(turn) > 0.1  # the camera aslant: the square is turned
+    facing_square = vision.dicenet.square(
+        r.image, geo, around(geo, got.x_mm, got.y_mm, CFG.read_px_per_mm, CFG.read_px, turn)
+    )
+    assert np.allclose(given, vision.dicenet.blob([facing_square]), atol=1e-6)
+    state = vision.networks.softmax(real(vision.dicenet.STATE_READER, given)[0][7:10])
+    assert np.allclose(got.states, vision.dicenet.combined_states(own.states, state), atol=1e-5)
+    assert int(np.argmax(got.states)) == 0  # a flat die seen aslant: flat
