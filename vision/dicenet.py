@@ -279,12 +279,9 @@ def read_at(
     """What the reader sees in a square round each board point (mm), and those squares."""
     if not places:
         return [], []
-    scale, size = cfg.read_px_per_mm, cfg.read_px
+    scale = cfg.read_px_per_mm
     turns = [_read_turn(geo, x, y, scale) for x, y in places]
-    crops = [
-        square(image, geo, around(geo, x, y, scale, size, t))
-        for (x, y), t in zip(places, turns, strict=True)
-    ]
+    crops = _squares(cfg, image, geo, places, turns)
     out = run_network("dice_reader.onnx", blob(crops)).reshape(len(places), -1)
     dice = []
     for (x, y), t, o in zip(places, turns, out, strict=True):
@@ -300,6 +297,21 @@ def read_at(
             )
         )
     return dice, crops
+
+
+def _squares(
+    cfg: DiceSettings,
+    image: Image,
+    geo: BoardGeometry,
+    places: list[tuple[float, float]],
+    turns: list[float],
+) -> list[Image]:
+    """The reader's square round each board point (mm), each turned by its turn (radians)."""
+    scale, size = cfg.read_px_per_mm, cfg.read_px
+    return [
+        square(image, geo, around(geo, x, y, scale, size, t))
+        for (x, y), t in zip(places, turns, strict=True)
+    ]
 
 
 def _turned_values(
@@ -378,13 +390,9 @@ def _facing_states(cfg: DiceSettings, image: Image, geo: BoardGeometry, dice: li
     the foot) from a cocked one (where it leans) only there."""
     if not dice:
         return
-    scale, size = cfg.read_px_per_mm, cfg.read_px
-    crops = [
-        square(
-            image, geo, around(geo, d.x_mm, d.y_mm, scale, size, facing(geo, d.x_mm, d.y_mm, scale))
-        )
-        for d in dice
-    ]
+    places = [(d.x_mm, d.y_mm) for d in dice]
+    turns = [facing(geo, x, y, cfg.read_px_per_mm) for x, y in places]
+    crops = _squares(cfg, image, geo, places, turns)
     out = run_network(STATE_READER, blob(crops)).reshape(len(dice), -1)
     for d, o in zip(dice, out, strict=True):
         d.states = combined_states(d.states, softmax(o[7:10]))

@@ -74,3 +74,10 @@ def test_seen_aslant_its_sides_show_towards_the_camera(monkeypatch: pytest.Monke
         # a side face in view, its centre towards the foot, about a side from the top's
         assert sides and all(y > 0.3 * SIDE for _, y in sides)
         assert all(0.4 * SIDE < float(np.hypot(x, y)) < 1.2 * SIDE for x, y in sides)
+
+
+def test_the_solid_dice_pips_lie_where_the_renderers_do() -> None:
+    # Written again in the script (the training's environment has no project), kept equal.
+    from sim import renderer
+
+    assert dicenet_solid.PIPS == renderer._PIPS
