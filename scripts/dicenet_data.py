@@ -1,7 +1,7 @@
 """Training scenes for the dice networks (`vision/dicenet.py`), rendered by `sim`.
 
     python3 scripts/dicenet_data.py OUT --scenes 6000 --seed 100000 [--jobs 2] [--shards 12]
-        [--solid SHARE] [--facing] [--wide SHARE [--random-designs]] [--clear SHARE]
+        [--solid SHARE] [--facing] [--sides] [--wide SHARE [--random-designs]] [--clear SHARE]
 
 Each scene is a random board (the renderer's styles, or colours drawn at random),
 checkers at the start or anywhere, and 0-8 dice (the renderer's four styles, or
@@ -72,6 +72,10 @@ SOLID_SHARE = 0.0  # (`--solid`)
 # The reader's squares turned so that the board point below the camera lies straight down in
 # each (`vision.dicenet.facing`): for a reader that reads them so (`dicenet.READ_FACING`).
 FACING = False  # (`--facing`)
+# Cocked dice drawn from above as they look (`sim.Scene.dice_sides`: the top face
+# foreshortened beside the side face the lean turns up, with its pips, lit), not as the
+# stylised squashed face beside a plain band.
+SIDES = False  # (`--sides`)
 # Of the scenes, this share drawn from the wide family, but for its held-out styles (`--wide`);
 # half of those with a board and checkers of its designs in colours drawn at random
 # (`random_wide_style`, `--random-designs`).
@@ -223,7 +227,7 @@ def training_scene(rng: random.Random) -> Scene:
         if rng.random() < 0.5:  # the light from any side (the dice's shading, the shadows)
             look = replace(look, shadow_deg=rng.uniform(0, 360), shadow_mm=rng.uniform(1, 4))
         scene = replace(scene, pose=pose, look=look, dice_solid=True)
-    return replace(scene, dice=_dice(rng, scene))
+    return replace(scene, dice=_dice(rng, scene), dice_sides=SIDES)
 
 
 def _dice(rng: random.Random, scene: Scene) -> tuple[Die, ...]:
@@ -393,6 +397,9 @@ def main() -> None:
         "--facing", action="store_true", help="squares turned so that the camera's foot is down"
     )
     ap.add_argument(
+        "--sides", action="store_true", help="cocked dice drawn with the side they turn up"
+    )
+    ap.add_argument(
         "--wide",
         type=float,
         default=0.0,
@@ -407,10 +414,11 @@ def main() -> None:
         "--clear", type=float, default=0.0, help="share of dice styles drawn see-through"
     )
     args = ap.parse_args()
-    global SOLID_SHARE, FACING, WIDE_SHARE, RANDOM_DESIGNS, CLEAR_SHARE
+    global SOLID_SHARE, FACING, SIDES, WIDE_SHARE, RANDOM_DESIGNS, CLEAR_SHARE
     CLEAR_SHARE = args.clear
     SOLID_SHARE = args.solid
     FACING = args.facing
+    SIDES = args.sides
     WIDE_SHARE = args.wide
     RANDOM_DESIGNS = args.random_designs
     Path(args.out).mkdir(parents=True, exist_ok=True)

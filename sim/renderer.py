@@ -10,8 +10,10 @@ corners in the raw image, the camera model, each checker and each die.
 The board is drawn top-down in millimetres (2 px/mm) and projected through the
 plane's homography; checkers' heights are drawn in the top-down view, not lifted by
 parallax. Dice are drawn so too (their top face; a cocked one as a squashed top face
-beside a side face) unless the scene's `dice_solid` asks for cubes seen from the
-camera: each corner is then drawn where the ray from the camera through it meets the
+beside a plain side face, or, where the scene's `dice_sides` asks, as its top face
+foreshortened by its lean beside the side face the lean turns up, with that face's pips,
+each face lit as it faces the light) unless the scene's `dice_solid` asks for cubes seen
+from the camera: each corner is then drawn where the ray from the camera through it meets the
 board, so after the homography it lies where the camera sees it, and a flat die seen
 aslant shows the sides that face the camera. Checkers are stacked as
 `calibration.layout` says, the convention the reader expects too. An open case
@@ -350,14 +352,23 @@ def checker_layout(scene: Scene, geo: BoardGeometry) -> list[dict[str, Any]]:
     return out
 
 
-def _draw_die(canvas: Image, die: Die, offset_mm: float = 0.0) -> dict[str, Any]:
-    """A die on the canvas; `offset_mm` shifts surface millimetres to canvas millimetres."""
+def _draw_die(
+    canvas: Image, die: Die, offset_mm: float = 0.0, look: Look | None = None
+) -> dict[str, Any]:
+    """A die on the canvas, seen from straight above; `offset_mm` shifts surface
+    millimetres to canvas millimetres. A cocked die: its top face squashed to 0.62 beside a
+    plain side face 0.45 of the die wide, darker; or, with `look` given (a scene's
+    `dice_sides`), leaning `lean_deg` over one edge: its top face foreshortened by the
+    lean's cosine and, beside it, the side face the lean turns up, as wide as the lean's
+    sine, with its pips, both shaded by `look`'s light (as `_draw_solid_die` shades its
+    faces)."""
     face, pip = DICE_STYLES[die.style]
     s = die.size_mm * (1.12 if die.state == "on_checker" else 1.0)
     a = math.radians(die.angle_deg)
     ux, uy = math.cos(a), math.sin(a)
     vx, vy = -uy, ux
-    squash = 0.62 if die.state == "cocked" else 1.0  # a cocked die's top face is foreshortened
+    lean = math.radians(die.lean_deg) if die.state == "cocked" else 0.0
+    squash = math.cos(lean) if look is not None else 0.62 if die.state == "cocked" else 1.0
 
     def polygon(corners: list[tuple[float, float]]) -> NDArray[np.int32]:
         """Die-frame corners (in die sizes, turned by the die's angle) to canvas pixels."""
@@ -382,21 +393,48 @@ def _draw_die(canvas: Image, die: Die, offset_mm: float = 0.0) -> dict[str, Any]
     half = 0.5 * squash
     pts = polygon([(-0.5, -half), (0.5, -half), (0.5, half), (-0.5, half)])
     side = None
+    # the visible side face: the one the lean turns up, or the plain band
+    near, far = half, half + (math.sin(lean) if look is not None else 0.45)
     if die.state == "cocked":
-        near, far = 0.5 * squash, 0.5 * squash + 0.45  # the visible side face
         side = polygon([(-0.5, near), (0.5, near), (0.5, far), (-0.5, far)])
     shadow = pts + np.array([4, 5], np.int32)
     clear = DICE_CLEAR.get(die.style, 0.0)
     if clear:
         _draw_clear_die(canvas, die.value, face, pip, clear, pts, side, shadow, spot, s)
         return _die_label(die)
-    if side is not None:
+    if side is not None and look is None:
         cv2.fillConvexPoly(canvas, side, _shade(face, 0.65), cv2.LINE_AA)
     cv2.fillConvexPoly(canvas, shadow, (20, 20, 20), cv2.LINE_AA)
-    cv2.fillConvexPoly(canvas, pts, face, cv2.LINE_AA)
-    cv2.polylines(canvas, [pts], True, _shade(face, 0.75), 1, cv2.LINE_AA)
-    _draw_pips(canvas, spot, die.value, pip, s)
+    top_shade = 1.0
+    if side is not None and look is not None:
+        # Each face's normal: the top's tipped away from the side by the lean, the side's
+        # turned up by it; lit as `_draw_solid_die` lights a face.
+        lx, ly = _light_dir(look)
+        along = lx * vx + ly * vy  # the light's reach along the side's outward direction
+        top_shade = _lit(0.6 * -along * math.sin(lean) + 0.8 * math.cos(lean))
+        side_shade = _lit(0.6 * along * math.cos(lean) + 0.8 * math.sin(lean))
+        cv2.fillConvexPoly(canvas, side, _shade(face, side_shade), cv2.LINE_AA)
+        cv2.polylines(canvas, [side], True, _shade(face, side_shade * 0.75), 1, cv2.LINE_AA)
+        # The side's pips: its value is the one beside the top's on the +v side
+        # (`_sides`), each pip foreshortened as the face is.
+        middle = (near + far) / 2
+        ring = np.linspace(0, 2 * math.pi, 12, endpoint=False)
+        r = 0.085
+        for p, q in _PIPS[_sides(die.value)[1]]:
+            cu, cv = p * 0.27, middle + q * 0.27 * math.sin(lean)
+            spots = [(cu + r * math.cos(t), cv + r * math.sin(t) * math.sin(lean)) for t in ring]
+            cv2.fillConvexPoly(canvas, polygon(spots), _shade(pip, side_shade), cv2.LINE_AA)
+    top = _shade(face, top_shade)
+    cv2.fillConvexPoly(canvas, pts, top, cv2.LINE_AA)
+    cv2.polylines(canvas, [pts], True, _shade(top, 0.75), 1, cv2.LINE_AA)
+    _draw_pips(canvas, spot, die.value, _shade(pip, top_shade), s)
     return _die_label(die)
+
+
+def _lit(facing: float) -> float:
+    """A face's shade from how much it faces the light (the dot product of its normal with
+    the light's direction, 0.8 for a face lying flat), as `_draw_solid_die` shades."""
+    return min(1.0, max(0.35, 0.45 + 0.55 * facing / 0.8))
 
 
 Spot = Callable[[float, float], tuple[float, float]]  # die-frame (in die sizes) to canvas mm
@@ -700,7 +738,8 @@ def _top_down(
             _draw_solid_die(canvas, die, f, eye, scene.look)
         dice = [_die_label(die) for die in scene.dice]
     else:
-        dice = [_draw_die(canvas, die, offset_mm=f) for die in scene.dice]
+        sides = scene.look if scene.dice_sides else None
+        dice = [_draw_die(canvas, die, offset_mm=f, look=sides) for die in scene.dice]
     return canvas, {"checkers": checkers, "dice": dice}
 
 

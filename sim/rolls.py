@@ -43,6 +43,7 @@ def random_roll_scene(
     image_size: tuple[int, int] = (1920, 1080),
     solid: bool = False,
     family: str = "default",
+    sides: bool = False,
 ) -> tuple[Scene, str, list[str]]:
     """A random board with dice thrown as `kind` says; the roller and the reasons expected.
 
@@ -52,6 +53,8 @@ def random_roll_scene(
     camera (`Scene.dice_solid`), and the camera anywhere from 0.6 to 1.6 m away and tilted
     up to 30 degrees, where flat dice show their sides. `family`: the board styles drawn
     (`random_scene`; "wide": boards, checkers and light the dice networks never saw).
+    `sides`: a cocked die drawn from above with the side its lean turns up
+    (`Scene.dice_sides`); the scenes are otherwise the same.
     """
     if kind not in ROLL_KINDS:
         raise ValueError(f"unknown roll kind {kind!r}")
@@ -59,6 +62,8 @@ def random_roll_scene(
     if solid:
         pose = replace(base.pose, tilt_deg=rng.uniform(0, 30), distance_mm=rng.uniform(600, 1600))
         base = replace(base, pose=pose, dice_solid=True)
+    if sides:
+        base = replace(base, dice_sides=True)
     # Only board millimetres are needed here: any corners inside the image will do.
     iw, ih = image_size
     geo = BoardGeometry(
@@ -132,13 +137,14 @@ def roll_scenes(
     image_size: tuple[int, int] = (1920, 1080),
     solid: bool = False,
     family: str = "default",
+    sides: bool = False,
 ) -> Iterator[tuple[Scene, str, list[str], str]]:
     """The rolls `write_roll_set` writes, in its order: each one's scene, roller, reasons
     and kind (every kind in turn, `random_roll_scene`), endlessly."""
     rng = random.Random(seed)
     for n in itertools.count():
         kind = ROLL_KINDS[n % len(ROLL_KINDS)]
-        yield *random_roll_scene(rng, kind, image_size, solid, family), kind
+        yield *random_roll_scene(rng, kind, image_size, solid, family, sides), kind
 
 
 def nth_roll(n: int, seed: int = 0, family: str = "default") -> tuple[Scene, str, list[str]]:
@@ -156,16 +162,17 @@ def write_roll_set(
     backgrounds: bool = False,
     solid: bool = False,
     family: str = "default",
+    sides: bool = False,
 ) -> None:
     """A labelled set of rendered rolls (every kind in turn), in the layout `evaluate` reads;
     with `backgrounds`, each also as the camera saw it before the dice were thrown (the
     same scene without dice: `roll_NNNN.board.png`, a "background" in its label);
-    `solid`: dice drawn as cubes seen from the camera, `family` the board styles drawn
-    (`random_roll_scene`)."""
+    `solid`: dice drawn as cubes seen from the camera, `family` the board styles drawn,
+    `sides` cocked dice drawn with the side they turn up (`random_roll_scene`)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     lines = []
-    scenes = roll_scenes(seed, image_size, solid, family)
+    scenes = roll_scenes(seed, image_size, solid, family, sides)
     for n, (scene, roller, reasons, kind) in zip(range(count), scenes, strict=False):
         r = render(scene)
         assert r.calibration is not None

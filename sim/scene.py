@@ -257,7 +257,7 @@ class Die:
     state: str = "flat"  # flat, cocked, on_checker
     style: str = "white"
     size_mm: float = 16.0
-    lean_deg: float = 25.0  # how far a cocked die leans (a solid die, `Scene.dice_solid`)
+    lean_deg: float = 25.0  # how far a cocked die leans over an edge
 
 
 @dataclass(frozen=True)
@@ -316,9 +316,16 @@ class Scene:
     # Dice drawn as solid cubes seen from the camera (`sim.renderer`): lifted by parallax,
     # the side faces that face the camera shown with their pips and shaded, a cocked die
     # leaning `Die.lean_deg` on an edge, a die on a checker lifted by the checker. Off:
-    # the top face drawn on the board (and a cocked die as a squashed top face beside a
-    # side face), as every default-family benchmark and test was made.
+    # the top face drawn on the board as seen from straight above (and a cocked die as a
+    # squashed top face beside a plain side face), as every default-family benchmark and
+    # test was made.
     dice_solid: bool = False
+    # A cocked die drawn from above (dice not solid) as it looks: its top face
+    # foreshortened by `Die.lean_deg` beside the side face the lean turns up, with that
+    # face's pips, each face lit as it faces the light (`sim.renderer._draw_die`). Off: the
+    # stylised drawing the shipped networks were trained on (docs/dice.md: they call none
+    # of these cocked).
+    dice_sides: bool = False
     # An open case (`sim.renderer`, `with_trays`): beyond each end of the playing surface (its
     # short sides) a rail `tray_rail_mm` wide in the frame's colour, then a tray `tray_mm`
     # wide lined as the surface is (split by a block across its middle where `tray_split`),

@@ -145,6 +145,56 @@ def test_dice_labels(state: str) -> None:
     assert np.abs(colour_near(r.image, label["center_px"], 1) - face).max() < 30
 
 
+def pip_blobs(image: np.ndarray, centre: list[float], reach: int) -> int:
+    """How many separate spots of a red die's white pips lie within `reach` px of `centre`."""
+    import cv2
+
+    x, y = round(centre[0]), round(centre[1])
+    patch = image[y - reach : y + reach, x - reach : x + reach].astype(int)
+    white = ((patch.min(axis=2) > 110) & (patch.max(axis=2) - patch.min(axis=2) < 60)).astype(
+        np.uint8
+    )
+    count, _ = cv2.connectedComponents(white)
+    return count - 1
+
+
+def test_a_cocked_die_drawn_from_above_shows_the_side_its_lean_turns_up_with_its_pips() -> None:
+    """With `dice_sides`, a die leaning over an edge seen from above shows its top face
+    foreshortened and, beside it, the side face the lean turns up, with that face's pips,
+    lit as it faces the light: a cocked 1 shows its one pip and the three of the 3 beside
+    it (`sim.renderer._sides`), a flat one its one pip alone; the side, in the middle of
+    the band as wide as the lean's sine, is the die's colour, darker turned away from the
+    light (which comes from the top left). Without, a cocked 1 shows one pip: the
+    stylised drawing's side is plain."""
+
+    def drawn(state: str, lean: float, angle: float, sides: bool = True) -> tuple[int, np.ndarray]:
+        # on an empty board, between the points' tips; the side turned up lies along the
+        # die's +v: -y on the board at angle 180, +y at 0
+        die = Die(1, 200, 220, angle, state=state, style="red", size_mm=20, lean_deg=lean)
+        scene = Scene(look=PLAIN, image_size=(1920, 1080), dice=(die,), dice_sides=sides)
+        r = render(scene)
+        assert r.calibration is not None
+        geo = BoardGeometry(r.calibration)
+        (label,) = r.labels["dice"]
+        blobs = pip_blobs(r.image, label["center_px"], round(25 * geo.px_per_mm_max))
+        top_half, band = 10 * np.cos(np.radians(lean)), 20 * np.sin(np.radians(lean))
+        sign = -1 if angle == 180 else 1
+        edge = 220 + sign * (top_half + band * 0.5)  # the middle of the side, between pips
+        return blobs, colour_near(r.image, list(geo.mm_to_px([(202.7, edge)])[0]), 1)
+
+    flat, _ = drawn("flat", 0.0, 180)
+    assert flat == 1
+    for lean in (25.0, 50.0):
+        blobs, lit = drawn("cocked", lean, 180)
+        assert blobs == 4
+        b, g, red = lit
+        assert red > 120 and red > 2.5 * max(b, g)  # the die's red, facing the light
+        _, away = drawn("cocked", lean, 0)
+        assert away[2] < 0.7 * red  # the same side turned away from it
+    stylised, _ = drawn("cocked", 25.0, 180, sides=False)
+    assert stylised == 1
+
+
 def test_random_scenes_stay_in_view_and_in_range() -> None:
     rng = random.Random(11)
     for _ in range(8):

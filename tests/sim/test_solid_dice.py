@@ -98,3 +98,15 @@ def test_solid_roll_scenes_draw_solid_dice_aslant_and_leave_the_default_rolls_al
     for label in r.labels["dice"]:
         (px,) = geo.mm_to_px([tuple(label["center_mm"])])
         assert np.allclose(px, label["center_px"], atol=1.0)
+
+
+def test_roll_scenes_with_sides_are_the_same_rolls_with_cocked_dice_drawn_as_they_look() -> None:
+    """`sides` (`benchmarks/dice.py --sides`) changes how a cocked die is drawn, nothing
+    else: the same board, dice and verdict, and a flat die's pixels the same."""
+    plain, _, _ = random_roll_scene(random.Random(3), "cocked")
+    sides, _, reasons = random_roll_scene(random.Random(3), "cocked", sides=True)
+    assert sides.dice_sides and not plain.dice_sides and reasons == ["cocked"]
+    assert replace(sides, dice_sides=False) == plain
+    assert not np.array_equal(render(plain).image, render(sides).image)
+    flat = replace(plain, dice=tuple(replace(d, state="flat") for d in plain.dice))
+    assert np.array_equal(render(flat).image, render(replace(flat, dice_sides=True)).image)

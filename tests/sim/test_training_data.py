@@ -52,3 +52,11 @@ def test_a_roll_is_drawn_the_same_after_dice_of_random_colours_were_registered(
     monkeypatch.setitem(DICE_STYLES, "random1", ((10, 200, 30), (240, 240, 240)))
     monkeypatch.setitem(DICE_STYLES, "random2", ((200, 20, 130), (20, 20, 20)))
     assert rolls() == before
+
+
+def test_training_scenes_draw_cocked_dice_with_their_sides_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert not any(dicenet_data.training_scene(random.Random(k)).dice_sides for k in range(5))
+    monkeypatch.setattr(dicenet_data, "SIDES", True)
+    assert all(dicenet_data.training_scene(random.Random(k)).dice_sides for k in range(5))
