@@ -605,7 +605,7 @@ def _draw_solid_die(
         normal = (c - middle) / h
         if float(normal @ (eye_v - c)) <= 0:
             continue
-        shade = min(1.0, max(0.35, 0.45 + 0.55 * float(normal @ light) / 0.8))
+        shade = _lit(float(normal @ light))
         corners = project(np.array([c - p1 - p2, c + p1 - p2, c + p1 + p2, c - p1 + p2]))
         cv2.fillConvexPoly(canvas, corners, _shade(face_colour, shade), cv2.LINE_AA, 4)
         cv2.polylines(canvas, [corners], True, _shade(face_colour, shade * 0.75), 1, cv2.LINE_AA, 4)
