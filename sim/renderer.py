@@ -352,12 +352,19 @@ def checker_layout(scene: Scene, geo: BoardGeometry) -> list[dict[str, Any]]:
     return out
 
 
+# A pip's centre from its face's centre (`_PIPS`' units) and its radius, of the die's size.
+PIP_SPREAD, PIP_RADIUS = 0.27, 0.085
+# A pip's outline where it is drawn as a polygon (foreshortened, or projected): 12 points
+# round the unit circle.
+_RING = [(math.cos(t), math.sin(t)) for t in np.linspace(0, 2 * math.pi, 12, endpoint=False)]
+
+
 def _draw_die(
-    canvas: Image, die: Die, offset_mm: float = 0.0, look: Look | None = None
+    canvas: Image, die: Die, offset_mm: float = 0.0, look: Look | None = None, sides: bool = False
 ) -> dict[str, Any]:
     """A die on the canvas, seen from straight above; `offset_mm` shifts surface
     millimetres to canvas millimetres. A cocked die: its top face squashed to 0.62 beside a
-    plain side face 0.45 of the die wide, darker; or, with `look` given (a scene's
+    plain side face 0.45 of the die wide, darker; or, with `sides` (a scene's
     `dice_sides`), leaning `lean_deg` over one edge: its top face foreshortened by the
     lean's cosine and, beside it, the side face the lean turns up, as wide as the lean's
     sine, with its pips, both shaded by `look`'s light (as `_draw_solid_die` shades its
@@ -368,7 +375,7 @@ def _draw_die(
     ux, uy = math.cos(a), math.sin(a)
     vx, vy = -uy, ux
     lean = math.radians(die.lean_deg) if die.state == "cocked" else 0.0
-    squash = math.cos(lean) if look is not None else 0.62 if die.state == "cocked" else 1.0
+    squash = math.cos(lean) if sides else 0.62 if die.state == "cocked" else 1.0
 
     def polygon(corners: list[tuple[float, float]]) -> NDArray[np.int32]:
         """Die-frame corners (in die sizes, turned by the die's angle) to canvas pixels."""
@@ -394,7 +401,7 @@ def _draw_die(
     pts = polygon([(-0.5, -half), (0.5, -half), (0.5, half), (-0.5, half)])
     side = None
     # the visible side face: the one the lean turns up, or the plain band
-    near, far = half, half + (math.sin(lean) if look is not None else 0.45)
+    near, far = half, half + (math.sin(lean) if sides else 0.45)
     if die.state == "cocked":
         side = polygon([(-0.5, near), (0.5, near), (0.5, far), (-0.5, far)])
     shadow = pts + np.array([4, 5], np.int32)
@@ -402,14 +409,14 @@ def _draw_die(
     if clear:
         _draw_clear_die(canvas, die.value, face, pip, clear, pts, side, shadow, spot, s)
         return _die_label(die)
-    if side is not None and look is None:
+    if side is not None and not sides:
         cv2.fillConvexPoly(canvas, side, _shade(face, 0.65), cv2.LINE_AA)
     cv2.fillConvexPoly(canvas, shadow, (20, 20, 20), cv2.LINE_AA)
     top_shade = 1.0
-    if side is not None and look is not None:
+    if side is not None and sides:
         # Each face's normal: the top's tipped away from the side by the lean, the side's
         # turned up by it; lit as `_draw_solid_die` lights a face.
-        lx, ly = _light_dir(look)
+        lx, ly = _light_dir(look if look is not None else Look())
         along = lx * vx + ly * vy  # the light's reach along the side's outward direction
         top_shade = _lit(0.6 * -along * math.sin(lean) + 0.8 * math.cos(lean))
         side_shade = _lit(0.6 * along * math.cos(lean) + 0.8 * math.sin(lean))
@@ -417,12 +424,10 @@ def _draw_die(
         cv2.polylines(canvas, [side], True, _shade(face, side_shade * 0.75), 1, cv2.LINE_AA)
         # The side's pips: its value is the one beside the top's on the +v side
         # (`_sides`), each pip foreshortened as the face is.
-        middle = (near + far) / 2
-        ring = np.linspace(0, 2 * math.pi, 12, endpoint=False)
-        r = 0.085
+        middle, r = (near + far) / 2, PIP_RADIUS
         for p, q in _PIPS[_sides(die.value)[1]]:
-            cu, cv = p * 0.27, middle + q * 0.27 * math.sin(lean)
-            spots = [(cu + r * math.cos(t), cv + r * math.sin(t) * math.sin(lean)) for t in ring]
+            cu, cv = p * PIP_SPREAD, middle + q * PIP_SPREAD * math.sin(lean)
+            spots = [(cu + r * x, cv + r * y * math.sin(lean)) for x, y in _RING]
             cv2.fillConvexPoly(canvas, polygon(spots), _shade(pip, side_shade), cv2.LINE_AA)
     top = _shade(face, top_shade)
     cv2.fillConvexPoly(canvas, pts, top, cv2.LINE_AA)
@@ -452,9 +457,9 @@ def _draw_pips(
     """`value`'s pips on `target`, whose corner lies at canvas pixel `corner`; `mirror` -1
     flips them across the die (a bottom face's, seen through the die)."""
     for p, q in _PIPS[value]:
-        px, py = spot(mirror * p * 0.27, q * 0.27)
+        px, py = spot(mirror * p * PIP_SPREAD, q * PIP_SPREAD)
         at = (_mm(px) - corner[0], _mm(py) - corner[1])
-        cv2.circle(target, at, max(2, _mm(size_mm * 0.085)), colour, -1, cv2.LINE_AA)
+        cv2.circle(target, at, max(2, _mm(size_mm * PIP_RADIUS)), colour, -1, cv2.LINE_AA)
 
 
 def _draw_clear_die(
@@ -505,7 +510,7 @@ def _draw_clear_die(
     radius = max(1, _mm(size_mm * 0.05))
     for (eu, ev), seen in zip(((1, 0), (0, 1), (-1, 0), (0, -1)), _sides(value), strict=True):
         for p, q in _PIPS[seen]:
-            depth, along = 0.405 - q * 0.035, p * 0.27
+            depth, along = 0.405 - q * 0.035, p * PIP_SPREAD
             x, y = spot(eu * depth - ev * along, ev * depth + eu * along)
             cv2.circle(layer, (_mm(x) - x0, _mm(y) - y0), radius, faint, -1, cv2.LINE_AA)
     tint = np.asarray(face, np.float32) / max(1.0, float(max(face)))
@@ -597,7 +602,6 @@ def _draw_solid_die(
     ]
     eye_v = np.array(eye, np.float64)
     middle = world(0.0, 0.0, h)
-    ring = [(math.cos(t), math.sin(t)) for t in np.linspace(0, 2 * math.pi, 12, endpoint=False)]
     for (cu, cv, cw), ax1, ax2, value in faces:
         c = world(cu, cv, cw)
         p1 = world(cu + ax1[0], cv + ax1[1], cw + ax1[2]) - c
@@ -610,10 +614,10 @@ def _draw_solid_die(
         cv2.fillConvexPoly(canvas, corners, _shade(face_colour, shade), cv2.LINE_AA, 4)
         cv2.polylines(canvas, [corners], True, _shade(face_colour, shade * 0.75), 1, cv2.LINE_AA, 4)
         e1, e2 = p1 / h, p2 / h
-        r = s * 0.085
+        r = s * PIP_RADIUS
         for p, q in _PIPS[value]:
-            pc = c + (p * 0.27 * s) * e1 + (q * 0.27 * s) * e2
-            pts = np.array([pc + r * (cx * e1 + cy * e2) for cx, cy in ring])
+            pc = c + (p * PIP_SPREAD * s) * e1 + (q * PIP_SPREAD * s) * e2
+            pts = np.array([pc + r * (cx * e1 + cy * e2) for cx, cy in _RING])
             cv2.fillConvexPoly(canvas, project(pts), _shade(pip_colour, shade), cv2.LINE_AA, 4)
 
 
@@ -738,8 +742,10 @@ def _top_down(
             _draw_solid_die(canvas, die, f, eye, scene.look)
         dice = [_die_label(die) for die in scene.dice]
     else:
-        sides = scene.look if scene.dice_sides else None
-        dice = [_draw_die(canvas, die, offset_mm=f, look=sides) for die in scene.dice]
+        dice = [
+            _draw_die(canvas, die, offset_mm=f, look=scene.look, sides=scene.dice_sides)
+            for die in scene.dice
+        ]
     return canvas, {"checkers": checkers, "dice": dice}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import cv2
 import numpy as np
 import pytest
 
@@ -147,8 +148,6 @@ def test_dice_labels(state: str) -> None:
 
 def pip_blobs(image: np.ndarray, centre: list[float], reach: int) -> int:
     """How many separate spots of a red die's white pips lie within `reach` px of `centre`."""
-    import cv2
-
     x, y = round(centre[0]), round(centre[1])
     patch = image[y - reach : y + reach, x - reach : x + reach].astype(int)
     white = ((patch.min(axis=2) > 110) & (patch.max(axis=2) - patch.min(axis=2) < 60)).astype(
