@@ -318,7 +318,7 @@ def scene_data(seed: int) -> dict[str, object]:
             a, rad = rng.uniform(0, 2 * math.pi), rng.uniform(12, 26)
             x, y = cx + rad * math.cos(a), cy + rad * math.sin(a)
         places.append((x, y))
-    crops, near, value, state, clear = [], [], [], [], []
+    crops, near, value, state, clear, sides = [], [], [], [], [], []
     for x, y in places:
         # `--facing`: turned so that the camera's foot lies down (`dicenet.facing`).
         turn = facing(geo, x, y, READ_SCALE) if FACING else 0.0
@@ -335,11 +335,13 @@ def scene_data(seed: int) -> dict[str, object]:
             value.append(0)
             state.append(0)
             clear.append(0)
+            sides.append(0)
         else:
             near.append((best[1], best[2]))
             value.append(best[3].value)
             state.append(STATES.index(best[3].state))
             clear.append(int(best[3].style in DICE_CLEAR))
+            sides.append(int(SIDES and best[3].state == "cocked"))
     return {
         "det": det,
         "det_dice": det_dice,
@@ -348,6 +350,7 @@ def scene_data(seed: int) -> dict[str, object]:
         "value": value,
         "state": state,
         "clear": clear,
+        "sides": sides,
         "size": [die.size_mm for die, _ in dice],
     }
 
@@ -356,6 +359,7 @@ def write_shard(args: tuple[str, int, list[int]]) -> str:
     out, job, seeds = args
     dets, shapes, det_dice, crops, near, value, state = [], [], [], [], [], [], []
     clear: list[int] = []
+    sides: list[int] = []
     for k, seed in enumerate(seeds):
         s = scene_data(seed)
         det = s["det"]
@@ -368,6 +372,7 @@ def write_shard(args: tuple[str, int, list[int]]) -> str:
         value += s["value"]  # type: ignore[arg-type]
         state += s["state"]  # type: ignore[arg-type]
         clear += s["clear"]  # type: ignore[arg-type]
+        sides += s["sides"]  # type: ignore[arg-type]
         if k % 100 == 0:
             print(f"job {job}: {k}/{len(seeds)}", flush=True)
     path = Path(out) / f"shard_{job:02d}.npz"
@@ -381,6 +386,7 @@ def write_shard(args: tuple[str, int, list[int]]) -> str:
         value=np.array(value, np.int64),
         state=np.array(state, np.int64),
         clear=np.array(clear, np.uint8),
+        sides=np.array(sides, np.uint8),
     )
     return str(path)
 

@@ -391,6 +391,9 @@ PEAK_LR = 3e-3
 INIT: Path | None = None  # fine-tune the networks in this folder (`--init`)
 # Whether see-through dice's state is taught (`--clear-state`; their squares' `clear`).
 CLEAR_STATE = False
+# Cocked dice drawn with the side they turn up (`dicenet_data.py --sides`, marked `sides` in
+# the shards): their state is taught only with `--sides-state`.
+SIDES_STATE = False
 FROZEN_NORMS = False
 WIDE = (24, 32, 48, 48, 64, 64)
 
@@ -488,9 +491,10 @@ def load(folders: list[Path], what: str) -> tuple[dict[str, object], dict[str, o
             }
             # See-through dice (`dicenet_data.py --clear`): their state is taught only
             # with `--clear-state`.
-            out["clear"] = np.concatenate(
-                [p["clear"] if "clear" in p else np.zeros(len(p["value"]), np.uint8) for p in ps]
-            )
+            for key in ("clear", "sides"):
+                out[key] = np.concatenate(
+                    [p[key] if key in p else np.zeros(len(p["value"]), np.uint8) for p in ps]
+                )
             return out
         views, dice = [], []
         for path in paths:
@@ -581,6 +585,8 @@ def reader_batch(
     state_known = np.ones(len(idx), np.float32)
     if not CLEAR_STATE:
         state_known -= np.asarray(data["clear"])[idx].astype(np.float32)
+    if not SIDES_STATE:
+        state_known *= 1 - np.asarray(data["sides"])[idx].astype(np.float32)
     if augment:
         _paste_squares(imgs, off, values, states, state_known, rng, data)
     x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255 - 0.5
@@ -1172,11 +1178,16 @@ def main() -> None:
     )
     ap.add_argument("--lr", type=float, default=3e-3, help="the learning rate's peak")
     ap.add_argument("--clear-state", action="store_true", help="teach see-through dice's state too")
+    ap.add_argument(
+        "--sides-state",
+        action="store_true",
+        help="teach the state of cocked dice drawn with their side (dicenet_data.py --sides)",
+    )
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     global TURN, NOT_DICE, DETECTOR_CUBES, WRONG_SIZE, INIT, FROZEN_NORMS, PEAK_LR, CLEAR_STATE
-    global SOLID_SHARE, ZOOM
+    global SOLID_SHARE, ZOOM, SIDES_STATE
     if args.zoom:
         lo, hi = (float(v) for v in args.zoom.split(":"))
         ZOOM = (lo, hi)
@@ -1184,6 +1195,7 @@ def main() -> None:
     if SOLID_SHARE:
         SOLID.append(SolidDice())
     CLEAR_STATE = args.clear_state
+    SIDES_STATE = args.sides_state
     TURN = args.turn
     NOT_DICE = args.not_dice
     DETECTOR_CUBES = not args.detector_no_cubes

@@ -60,3 +60,22 @@ def test_training_scenes_draw_cocked_dice_with_their_sides_when_asked(
     assert not any(dicenet_data.training_scene(random.Random(k)).dice_sides for k in range(5))
     monkeypatch.setattr(dicenet_data, "SIDES", True)
     assert all(dicenet_data.training_scene(random.Random(k)).dice_sides for k in range(5))
+
+
+def test_a_training_scenes_squares_say_which_hold_a_cocked_die_drawn_with_its_side(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # scripts/train_dicenet.py teaches such a die's state only with --sides-state: each
+    # square round a cocked die drawn with the side it turns up says so, and no other.
+    cocked = dicenet_data.STATES.index("cocked")
+    for sides in (True, False):
+        monkeypatch.setattr(dicenet_data, "SIDES", sides)
+        data = next(
+            d
+            for k in range(100, 160)
+            if cocked in (d := dicenet_data.scene_data(k))["state"]
+            and any(v and s != cocked for v, s in zip(d["value"], d["state"], strict=True))
+        )
+        rows = list(zip(data["sides"], data["value"], data["state"], strict=True))
+        assert {m for m, v, s in rows if v and s == cocked} == {int(sides)}
+        assert not any(m for m, v, s in rows if not (v and s == cocked))
