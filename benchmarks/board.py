@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/board.py [--boards 300] [--seed 2026 ...] [--workers 2]
                                          [--learned light|dark] [--styles default|wide]
-                                         [--trays] [--rings-only] [--alone 24]
+                                         [--trays] [--soft-points] [--rings-only] [--alone 24]
                                          [--no-floors] [--models DIR]
 
 Each board is a random style, pose (any rotation, tilt up to 15 degrees), lens, light,
@@ -41,6 +41,10 @@ where it stood (never on `--styles wide`).
 the surface holding the checkers borne off, standing on edge (issue 27: checkers in the
 trays are not on the board); the boards are otherwise those drawn without it.
 
+`--soft-points` draws each board's points as teardrops whose edges fade over 1.5-4 mm
+(`sim.with_soft_points`, as on the development photo dices6's case); the boards are
+otherwise those drawn without it.
+
 `--rings-only` reads without the strip network's second opinion (`vision.board_net`),
 as the reader did before it.
 
@@ -73,7 +77,16 @@ from benchkit import Floor, add_models, check, use_models
 
 from calibration.geometry import BoardGeometry
 from companion.rules.sample import random_positions, stress_position
-from sim import FAMILIES, START, Scene, corners_moved, random_scene, render, with_trays
+from sim import (
+    FAMILIES,
+    START,
+    Scene,
+    corners_moved,
+    random_scene,
+    render,
+    with_soft_points,
+    with_trays,
+)
 from vision.board import BoardReader, BoardSettings
 from vision.board_learn import NotStartingPosition, learn_appearance
 from vision.board_net import HELD_OUT
@@ -167,6 +180,11 @@ def main() -> int:
         "--trays", action="store_true", help="each board an open case, a tray at each end"
     )
     ap.add_argument(
+        "--soft-points",
+        action="store_true",
+        help="each board's points teardrops with soft edges (sim.with_soft_points)",
+    )
+    ap.add_argument(
         "--rings-only",
         action="store_true",
         help="read without the strip network's second opinion (vision.board_net; no floors)",
@@ -185,6 +203,7 @@ def main() -> int:
     for seed in args.seed:
         rng = random.Random(seed)
         trays = random.Random(seed + 1)  # drawn apart: the boards are those drawn without
+        soft = random.Random(seed + 2)
         games = random_positions(seed, args.boards)
         for i in range(args.boards):
             scene = random_scene(rng, family=args.styles)
@@ -198,6 +217,8 @@ def main() -> int:
             scene = replace(scene, white=tuple(white), black=tuple(black))
             if args.trays:
                 scene = with_trays(scene, trays)
+            if args.soft_points:
+                scene = with_soft_points(scene, soft)
             jobs.append((i, scene, args.flag, args.learned, not args.rings_only, seed))
     t0 = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
@@ -224,7 +245,8 @@ def main() -> int:
     seeds = " ".join(map(str, args.seed))
     print(
         f"boards: {n} (seed{'s' if several else ''} {seeds}, {args.styles} styles"
-        + (", open cases with trays), " if args.trays else "), ")
+        + (", open cases with trays" if args.trays else "")
+        + (", soft teardrop points), " if args.soft_points else "), ")
         + f"{wall:.0f} s with {args.workers} workers"
     )
     if several:
@@ -274,14 +296,15 @@ def main() -> int:
             f" boards right {ok}/{len(left)} = {100 * ok / len(left):.2f}% (target >= 99.5%), "
             f"wrong flagged {sum(bool(r['flagged']) for r in bad)}/{len(bad)}"
         )
-    default = (args.boards, args.seed, args.learned, args.styles, args.rings_only, args.trays) == (
-        300,
-        [2026],
-        None,
-        "default",
-        False,
-        False,
-    )
+    default = (
+        args.boards,
+        args.seed,
+        args.learned,
+        args.styles,
+        args.rings_only,
+        args.trays,
+        args.soft_points,
+    ) == (300, [2026], None, "default", False, False, False)
     if args.no_floors or not default:
         return 0
     return check({"right_share": right / n, "wrong_unflagged": len(wrong) - flagged_wrong}, FLOORS)

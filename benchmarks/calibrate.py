@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/calibrate.py [--boards 300] [--seed 2026] [--workers 2]
                                              [--styles default|wide] [--cut] [--trays]
+                                             [--soft-points]
 
 Each board is a random style, pose (any rotation, tilt up to 15 degrees), lens,
 light, noise and JPEG at 1920x1080, in the starting position. Measured:
@@ -33,6 +34,11 @@ closer than 2% to the edge still is.
 playing surface a rail and then a tray lined as the surface is, holding the checkers borne
 off, half of them split across the middle (issue 27: the development photos test2 and
 dices6 are such cases). The scenes are otherwise the same boards as without it.
+
+`--soft-points` draws each board's points as teardrops whose edges fade over 1.5-4 mm
+(`sim.with_soft_points`: stitched, printed or inlaid points, as on dices6's case), where
+the points' layout (`calibration.layout_fit`) finds no straight triangle edge. The scenes
+are otherwise the same boards as without it (with `--trays` too).
 """
 
 from __future__ import annotations
@@ -57,7 +63,7 @@ from calibration.orient import orient
 from calibration.refine import polish
 from calibration.schema import CalibrationError
 from companion.cli.calibrate import _edge_off, choose_corners, default_arguments
-from sim import Scene, cut_image, random_scene, render, with_trays
+from sim import Scene, cut_image, random_scene, render, with_soft_points, with_trays
 
 
 def measure(job: tuple[int, Scene, int, bool]) -> dict[str, float]:
@@ -143,6 +149,11 @@ def main() -> int:
         "--trays", action="store_true", help="each board an open case, a tray at each end"
     )
     parser.add_argument(
+        "--soft-points",
+        action="store_true",
+        help="each board's points teardrops with soft edges (sim.with_soft_points)",
+    )
+    parser.add_argument(
         "--styles",
         choices=["default", "wide"],
         default="default",
@@ -154,6 +165,9 @@ def main() -> int:
     if args.trays:  # drawn apart, so that the boards are those drawn without trays
         trays = random.Random(args.seed + 1)
         scenes = [with_trays(scene, trays) for scene in scenes]
+    if args.soft_points:  # drawn apart too
+        soft = random.Random(args.seed + 2)
+        scenes = [with_soft_points(scene, soft) for scene in scenes]
     jobs = [(i, scene, args.seed, args.cut) for i, scene in enumerate(scenes)]
     results = []
     with multiprocessing.Pool(args.workers) as pool:
@@ -176,6 +190,7 @@ def main() -> int:
     auto_right = int(sum(col("auto_right")))
     cut = ", each cut at one side, the frame out of view" if args.cut else ""
     cut += ", each an open case with trays" if args.trays else ""
+    cut += ", soft teardrop points" if args.soft_points else ""
     print(
         f"calibration benchmark: {n} rendered 1920x1080 boards (seed {args.seed}, "
         f"{args.styles} styles){cut}"

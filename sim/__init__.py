@@ -40,6 +40,7 @@ from sim.scene import (
     cut_image,
     random_scene,
     scene_calibration,
+    with_soft_points,
     with_trays,
 )
 
@@ -75,6 +76,7 @@ __all__ = [
     "scene_calibration",
     "shot_images",
     "video_scene",
+    "with_soft_points",
     "with_trays",
     "write_roll_set",
     "write_video",

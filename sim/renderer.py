@@ -621,21 +621,43 @@ def _draw_solid_die(
             cv2.fillConvexPoly(canvas, project(pts), _shade(pip_colour, shade), cv2.LINE_AA, 4)
 
 
+TEARDROP = 0.7  # a teardrop point's width along it: (what is left of its length) ** TEARDROP
+
+
 def _point_outline(scene: Scene, geo: BoardGeometry, n: int) -> NDArray[np.int32]:
     """Point `n`'s outline in board pixels (2 px/mm): a triangle from the board's edge to
     its tip, or the scene's other shape (`Scene.point_base`, `point_length`,
-    `point_inset_mm`, `point_arched`)."""
+    `point_inset_mm`, `point_arched`, `point_teardrop`)."""
     r = geo.point_rect(n)
     sign = 1 if r.y0 == 0 else -1
     edge = (r.y0 if r.y0 == 0 else r.y1) + sign * scene.point_inset_mm
     x, half = (r.x0 + r.x1) / 2, (r.x1 - r.x0) / 2 * scene.point_base
-    tip = (x, edge + sign * scene.height_mm / 2 * scene.point_length)
+    length = scene.height_mm / 2 * scene.point_length
+    tip = (x, edge + sign * length)
+    if scene.point_teardrop:  # sides bowed out: as wide as what is left of it to the 0.7th
+        t = np.linspace(0.0, 1.0, 25)[:-1]
+        side = [(x + half * (1 - f) ** TEARDROP, edge + sign * f * length) for f in t]
+        mirrored = [(2 * x - px, py) for px, py in reversed(side)]
+        return np.array([[_mm(px), _mm(py)] for px, py in [*mirrored, *side, tip]], np.int32)
     if scene.point_arched:  # a half disc at the edge, its sides running on to the tip
         t = np.linspace(0.0, np.pi, 17)
         end = [(x + half * math.cos(a), edge + sign * half * (1 - math.sin(a))) for a in t]
     else:
         end = [(x - half, edge), (x + half, edge)]
     return np.array([[_mm(px), _mm(py)] for px, py in [*end, tip]], np.int32)
+
+
+def _draw_soft_points(view: Image, scene: Scene, geo: BoardGeometry) -> None:
+    """The points, each colour's blended in by its outlines' cover blurred over
+    `Scene.point_soft_mm` (its edges fade over that width, showing no line)."""
+    sigma = max(_mm(scene.point_soft_mm) / 2, 0.5)
+    for colour in (0, 1):
+        cover = np.zeros(view.shape[:2], np.float32)
+        for n in range(2 - colour, 25, 2):
+            cv2.fillConvexPoly(cover, _point_outline(scene, geo, n), 1.0, cv2.LINE_AA)
+        alpha = np.asarray(cv2.GaussianBlur(cover, (0, 0), sigma), np.float32)[..., None]
+        tint = np.array(scene.style.triangles[colour], np.float32)
+        view[:] = np.clip(view * (1 - alpha) + tint * alpha + 0.5, 0, 255).astype(np.uint8)
 
 
 def _tray_ends(scene: Scene) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -714,8 +736,12 @@ def _top_down(
     inner[:] = st.surface
     # Everything on the surface is drawn in surface millimetres: shift by the frame.
     view = canvas[_mm(f) : _mm(f + scene.height_mm), _mm(f) : _mm(f + scene.width_mm)]
-    for n in range(1, 25):
-        cv2.fillConvexPoly(view, _point_outline(scene, geo, n), st.triangles[n % 2], cv2.LINE_AA)
+    if scene.point_soft_mm > 0:
+        _draw_soft_points(view, scene, geo)
+    else:
+        for n in range(1, 25):
+            outline = _point_outline(scene, geo, n)
+            cv2.fillConvexPoly(view, outline, st.triangles[n % 2], cv2.LINE_AA)
     bar = geo.bar
     view[:, _mm(bar.x0) : _mm(bar.x1)] = st.bar or st.frame
     if st.bar_raised:

@@ -313,6 +313,12 @@ class Scene:
     point_length: float = 0.86
     point_inset_mm: float = 0.0
     point_arched: bool = False
+    # Soft points (`with_soft_points`): teardrops, their sides bowed out and their tips
+    # rounded (`point_teardrop`, in place of the arch), and their edges blurred over
+    # `point_soft_mm` (stitched, printed or inlaid points whose edges show no sharp line),
+    # as on the development photo dices6's case.
+    point_teardrop: bool = False
+    point_soft_mm: float = 0.0
     # Dice drawn as solid cubes seen from the camera (`sim.renderer`): lifted by parallax,
     # the side faces that face the camera shown with their pips and shaded, a cocked die
     # leaning `Die.lean_deg` on an edge, a die on a checker lifted by the checker. Off:
@@ -456,6 +462,12 @@ def with_trays(scene: Scene, rng: random.Random) -> Scene:
         tray_rail_mm=rng.uniform(8, 20),
         tray_split=rng.random() < 0.5,
     )
+
+
+def with_soft_points(scene: Scene, rng: random.Random) -> Scene:
+    """`scene`'s board with soft points (`Scene.point_teardrop`, `point_soft_mm`): teardrops
+    whose edges blur over 1.5-4 mm, drawn with `rng`."""
+    return replace(scene, point_teardrop=True, point_soft_mm=rng.uniform(1.5, 4.0))
 
 
 def cut_image(

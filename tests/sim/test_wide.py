@@ -11,7 +11,16 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
-from sim import STYLES, WIDE_STYLES, Look, Scene, checker_layout, random_scene, render
+from sim import (
+    STYLES,
+    WIDE_STYLES,
+    Look,
+    Scene,
+    checker_layout,
+    random_scene,
+    render,
+    with_soft_points,
+)
 
 PLAIN = Look(shadow_deg=45.0, shadow_mm=2.0)  # no noise or gradient; the wide path's shadows
 # White: 6 on its 6-point (a row of six), 8 on its 8-point (six, then two on top), one on
@@ -143,3 +152,45 @@ def test_points_of_other_shapes_leave_the_board_showing_where_a_triangle_would_n
         assert (s.point_base, s.point_inset_mm, s.point_arched) == (1.0, 0.0, False)
     wide = [random_scene(rng, family="wide") for _ in range(30)]
     assert any(s.point_arched for s in wide) and any(s.point_inset_mm > 0 for s in wide)
+
+
+def test_soft_points_are_teardrops_whose_edges_fade_and_nothing_else_changes() -> None:
+    style = next(s for s in WIDE_STYLES if s.name == "red-white")
+    plain = Scene(style=style, look=PLAIN)
+    drop = replace(plain, point_teardrop=True)
+    soft = replace(drop, point_soft_mm=4.0)
+    r0, r1, r2 = render(plain), render(drop), render(soft)
+    assert r0.calibration is not None
+    geo = BoardGeometry(r0.calibration)
+    rect = geo.point_rect(3)
+    x, half = (rect.x0 + rect.x1) / 2, (rect.x1 - rect.x0) / 2
+    edge = rect.y0 if rect.y0 == 0 else rect.y1
+    inward = 1 if rect.y0 == 0 else -1
+    length = plain.height_mm / 2 * plain.point_length
+    point = style.triangles[3 % 2]
+
+    def at(r: object, x_mm: float, along_mm: float) -> np.ndarray:
+        (px,) = geo.mm_to_px([(x_mm, edge + inward * along_mm)])
+        return colour_near(r.image, list(px), radius=1)  # type: ignore[attr-defined]
+
+    # Half way along, 0.58 of its half width out: bare board beside the triangle (0.5 wide
+    # there), the point's colour in the teardrop (0.5 ** 0.7 = 0.62 wide).
+    assert np.abs(at(r0, x + 0.58 * half, length / 2) - style.surface).max() < 25
+    assert np.abs(at(r1, x + 0.58 * half, length / 2) - point).max() < 25
+    # 2 mm either side of the teardrop's side: its colour and the surface's where it is
+    # drawn sharp, each a good part of the way to the other's where its edge fades over 4 mm;
+    # the point's middle the same both times.
+    w = half * 0.5**0.7
+    for r, mixed in ((r1, False), (r2, True)):
+        inside = np.abs(at(r, x + w - 2.0, length / 2) - point).max()
+        outside = np.abs(at(r, x + w + 2.0, length / 2) - style.surface).max()
+        assert (min(inside, outside) > 12) if mixed else (max(inside, outside) < 6)
+    assert np.abs(at(r2, x, length / 2) - at(r1, x, length / 2)).max() < 6
+    # The checkers and labels are those of the board with triangles.
+    assert r2.labels == r0.labels
+    # Drawn only when asked for: no family's random scenes have them.
+    rng = random.Random(8)
+    scenes = [random_scene(rng, family=f) for f in ("default", "wide") for _ in range(15)]
+    assert not any(s.point_teardrop or s.point_soft_mm for s in scenes)
+    asked = with_soft_points(scenes[0], random.Random(1))
+    assert asked.point_teardrop and 1.5 <= asked.point_soft_mm <= 4.0
