@@ -44,7 +44,9 @@ starting position, which the points alone cannot see, decides between them
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -159,6 +161,25 @@ def _apply(hs: FloatArray, pts: FloatArray) -> FloatArray:
 
 def scores(grads: Gradients, quads: FloatArray, bar: float, tip: float) -> FloatArray:
     """The layout's score for each quad (Q x 4 x 2, first side along the point bases)."""
+    ridge, tri = _ridges_along(grads, quads, bar, tip)
+    phantom = np.clip(ridge[:, tri + 6 :], 0, None).mean(1)
+    lines = ridge[:, tri : tri + 6].mean(1)
+    return np.asarray(ridge[:, :tri].mean(1) + lines - phantom)
+
+
+def triangle_edges(grads: Gradients, layout: Layout) -> float:
+    """How clearly the layout's triangle edges show (the mean of their ridges, the first
+    term of `scores`): near nothing where the points have soft or bowed sides (teardrops),
+    or where the layout lies elsewhere than the points."""
+    ridge, tri = _ridges_along(grads, layout.quad[None], layout.bar, layout.tip)
+    return float(ridge[0, :tri].mean())
+
+
+def _ridges_along(
+    grads: Gradients, quads: FloatArray, bar: float, tip: float
+) -> tuple[FloatArray, int]:
+    """Each quad's ridge along each of the layout's lines (Q x S, `_segments`' order) and
+    the number of triangle edges."""
     segs, tri = _segments(bar, tip)
     s0, s1 = segs[:, 0], segs[:, 1]
     d = (s1 - s0) / np.linalg.norm(s1 - s0, axis=1, keepdims=True)
@@ -173,9 +194,7 @@ def scores(grads: Gradients, quads: FloatArray, bar: float, tip: float) -> Float
     ridge = _median(contrast)
     # the base lines: where the points' own colour meets a frame of it, no step shows
     ridge[:, tri + 4 : tri + 6] = np.quantile(contrast[:, tri + 4 : tri + 6], BASE_QUANTILE, -1)
-    phantom = np.clip(ridge[:, tri + 6 :], 0, None).mean(1)
-    lines = ridge[:, tri : tri + 6].mean(1)
-    return np.asarray(ridge[:, :tri].mean(1) + lines - phantom)
+    return ridge, tri
 
 
 def _comb() -> FloatArray:
@@ -234,13 +253,19 @@ def _top_cells(grid: FloatArray, count: int) -> list[tuple[int, int]]:
     return [(int(ii[k]), int(jj[k])) for k in order]
 
 
-def straighten(grads: Gradients, quad: FloatArray, sides: tuple[int, ...]) -> FloatArray:
+def straighten(
+    grads: Gradients,
+    quad: FloatArray,
+    sides: tuple[int, ...],
+    reach: float = STRAIGHTEN,
+    step: float = 0.004,
+) -> FloatArray:
     """The quad with each of `sides` moved to the clearest straight line near it (its ends
-    each within STRAIGHTEN of the width along its normal): the outline's sides along the
-    bases may be skewed where the board's edge met a table of its colour, and the search
-    takes the base lines level in the outline's rectified image."""
+    each within `reach` of the width along its normal, in steps of `step`): the outline's
+    sides along the bases may be skewed where the board's edge met a table of its colour,
+    and the search takes the base lines level in the outline's rectified image."""
     width = max(float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4))
-    shifts = np.arange(-STRAIGHTEN, STRAIGHTEN + 1e-9, 0.004) * width
+    shifts = np.arange(-reach, reach + 1e-9, step) * width
     d0, d1 = (m.ravel() for m in np.meshgrid(shifts, shifts))
     f = np.linspace(0.1, 0.9, 48)
     lines = [(quad[i], quad[(i + 1) % 4] - quad[i]) for i in range(4)]
@@ -267,28 +292,47 @@ def straighten(grads: Gradients, quad: FloatArray, sides: tuple[int, ...]) -> Fl
     return np.array(corners)
 
 
+def rectified(
+    image: NDArray[Any], outline: FloatArray, across: int = RECT_WIDTH
+) -> tuple[NDArray[Any], FloatArray, int, int]:
+    """`image` rectified by the outline (MARGIN beyond each side), `across` pixels across
+    it: the rectified image, its pixels' homography into `image`, and the outline's width
+    and height there (nu, nv). Rectified pixel (x, y) is canonical ((x / nu) - MARGIN,
+    (y / nv) - MARGIN)."""
+    side_u = (np.linalg.norm(outline[1] - outline[0]) + np.linalg.norm(outline[2] - outline[3])) / 2
+    side_v = (np.linalg.norm(outline[3] - outline[0]) + np.linalg.norm(outline[2] - outline[1])) / 2
+    nu, nv = across, round(across * side_v / side_u)
+    span_u, span_v = round(nu * (1 + 2 * MARGIN)), round(nv * (1 + 2 * MARGIN))
+    to_canon = np.array([[1 / nu, 0, -MARGIN], [0, 1 / nv, -MARGIN], [0, 0, 1]])
+    rect_to_img = _homographies(outline[None])[0] @ to_canon
+    rect = cv2.warpPerspective(
+        image,
+        rect_to_img,
+        (span_u, span_v),
+        flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(rect, image.dtype), rect_to_img, nu, nv
+
+
+def halves_bar(left: float, right: float, pl: float, pr: float) -> float | None:
+    """The bar's width between a left half from `left` with points `pl` wide and a right
+    half to `right` with points `pr` wide (rectified px), or None where the two make no
+    layout: their points' widths differ by more than 6%, or the bar is not in BAR_RANGE."""
+    bar = (right - 6 * pr) - (left + 6 * pl)
+    width = right - left
+    if abs(pl - pr) > 0.06 * max(pl, pr):
+        return None
+    if not BAR_RANGE[0] * width <= bar <= BAR_RANGE[1] * width:
+        return None
+    return float(bar)
+
+
 def _search_rectified(small: Image, outline: FloatArray) -> list[tuple[float, FloatArray]]:
     """Candidate surfaces (score in the rectified image, quad in `small`) for the outline
     with its first side taken along the point bases."""
-    side_u = (np.linalg.norm(outline[1] - outline[0]) + np.linalg.norm(outline[2] - outline[3])) / 2
-    side_v = (np.linalg.norm(outline[3] - outline[0]) + np.linalg.norm(outline[2] - outline[1])) / 2
-    nu = RECT_WIDTH
-    nv = round(RECT_WIDTH * side_v / side_u)
-    # rectified pixel (x, y) is canonical ((x / nu) - MARGIN, (y / nv) - MARGIN)
-    span_u, span_v = round(nu * (1 + 2 * MARGIN)), round(nv * (1 + 2 * MARGIN))
-    to_canon = np.array([[1 / nu, 0, -MARGIN], [0, 1 / nv, -MARGIN], [0, 0, 1]])
-    canon_to_img = _homographies(outline[None])[0]
-    rect_to_img = canon_to_img @ to_canon
-    rect = np.asarray(
-        cv2.warpPerspective(
-            small,
-            rect_to_img,
-            (span_u, span_v),
-            flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        ),
-        np.uint8,
-    )
+    rect, rect_to_img, nu, nv = rectified(small, outline)
+    span_v, span_u = rect.shape[:2]
     offset = max(2, round(OFFSET * nu))
     ridge, level = _ridges(rect, offset, offset)
     m_u, m_v = MARGIN * nu, MARGIN * nv
@@ -361,12 +405,7 @@ def _search_rectified(small: Image, outline: FloatArray) -> list[tuple[float, Fl
             for sl, il, jl, kl in halves[0]:
                 for sr, ir, jr, kr in halves[1]:
                     left, right = ends[il], right_ends[ir]
-                    pl, pr = widths[jl], widths[jr]
-                    bar = (right - 6 * pr) - (left + 6 * pl)
-                    width = right - left
-                    if abs(pl - pr) > 0.06 * max(pl, pr):
-                        continue
-                    if not BAR_RANGE[0] * width <= bar <= BAR_RANGE[1] * width:
+                    if halves_bar(left, right, widths[jl], widths[jr]) is None:
                         continue
                     rect_quad = np.array(
                         [
@@ -402,27 +441,52 @@ def _descend(grads: Gradients, layout: Layout, sweep: bool = True) -> Layout:
             k = int(np.argmax(swept))
             if swept[k] > current + 1e-6:
                 current, quad = float(swept[k]), moved[k]
-    for step in (0.005, 0.0025, 0.00125):
+
+    def corners_moved(quad: FloatArray, step: float) -> list[FloatArray]:
+        moves = []
+        for i in range(4):
+            for j in range(2):
+                for sign in (-1.0, 1.0):
+                    q = quad.copy()
+                    q[i, j] += sign * step * width
+                    moves.append(q)
+        return moves
+
+    return descend(
+        lambda quads, b, t: scores(grads, quads, b, t),
+        Layout(quad, bar, tip, current),
+        (0.005, 0.0025, 0.00125),
+        corners_moved,
+        (0.0, 0.2),
+    )
+
+
+def descend(
+    score: Callable[[FloatArray, float, float], FloatArray],
+    layout: Layout,
+    steps: tuple[float, ...],
+    moved: Callable[[FloatArray, float], list[FloatArray]],
+    bars: tuple[float, float],
+) -> Layout:
+    """Coordinate descent from `layout` (its score already `score`'s): at each of `steps`
+    (of the width), the quad moved each way `moved` gives, the bar's width a step either
+    way (within `bars`) and the points' height two, the best taken while it improves."""
+    quad, bar, tip, current = layout.quad, layout.bar, layout.tip, layout.score
+    for step in steps:
         improved = True
         while improved:
             improved = False
-            moves = []
-            for i in range(4):
-                for j in range(2):
-                    for sign in (-1.0, 1.0):
-                        q = quad.copy()
-                        q[i, j] += sign * step * width
-                        moves.append(q)
-            found = [float(v) for v in scores(grads, np.stack(moves), bar, tip)]
+            moves = moved(quad, step)
+            found = [float(v) for v in score(np.stack(moves), bar, tip)]
             options = [(q, bar, tip) for q in moves]
             for db in (-step, step):
-                b = float(np.clip(bar + db, 0.0, 0.2))
+                b = float(np.clip(bar + db, *bars))
                 options.append((quad, b, tip))
-                found.append(float(scores(grads, quad[None], b, tip)[0]))
+                found.append(float(score(quad[None], b, tip)[0]))
             for dt in (-2 * step, 2 * step):
                 t = float(np.clip(tip + dt, 0.25, 0.48))
                 options.append((quad, bar, t))
-                found.append(float(scores(grads, quad[None], bar, t)[0]))
+                found.append(float(score(quad[None], bar, t)[0]))
             k = int(np.argmax(found))
             if found[k] > current + 1e-6:
                 current = float(found[k])
