@@ -7,21 +7,29 @@ straight outer edges then win (on dices6 the best layout lies 18% of the width o
 triangle edges scoring nothing, nor at the labelled corners). Their colours still show.
 
 The score of a layout (a quad, the bar's width and the points' height, as
-`layout_fit.Layout`'s): for each of the 24 points, over BAND of its height from its base,
-how far the colour along its middle (within MIDDLE of its width of its axis) lies from the
-surface's, less how far the colour at its two sides lies from it (where it meets its
-neighbours: that far from the base a point has narrowed, triangle or teardrop, and only the
-surface shows there); the median over the points, in Lab units (lightness half-weighted:
-light falls off across a board). The surface's colour: the median between the two rows'
-tips. A layout half a point along scores below nothing (its sides fall on the points), one
-a point along or taking the trays for the surface too has its ends' points on the trays or
-its points out of step.
+`layout_fit.Layout`'s), in Lab units (lightness half-weighted: light falls off across a
+board), for each of the 24 points:
+- over BAND of its height from its base, how far the colour along its middle (within
+  MIDDLE of its width of its axis) lies from the surface's, less how far the colour at its
+  two sides lies from it (where it meets its neighbours: that far from the base a point has
+  narrowed, triangle or teardrop, and only the surface shows there);
+- its base: the colour just inside it (NEAR_BASE) the point's own (its distance from the
+  middle's subtracted), and another just outside it (the frame's, a rail's: their distance
+  added up to STEP, so that a case's stronger outer edge is no surer a base);
+each point's score clipped to CLIP, then the mean over the points, less the mean over the
+phantom points beyond each end of each row of how far they stand out as a point does. The
+surface's colour: the median between the two rows' tips. A layout half a point along scores
+below nothing (its sides fall on the points); one a point along, or taking the trays for
+the surface too, has points on the frame or the trays, or points out of step, and a
+phantom on a point.
 
-The search, in the image rectified by the board's outline (as `layout_fit`'s): each row's
-base on a grid, the points' height one of `layout_fit.HEIGHTS`, and each half's outer end
-and point width exhaustively, scored on each column's mean colour over the row's band.
-The best layouts found are refined in the image by coordinate descent on the corners, the
-bar's width and the points' height.
+The search, in the image rectified by the frame's inner edge (`layout_fit.rectified`): each
+row's base near that edge's side along the bases (BASE_SLACK), the points' height one of
+`layout_fit.HEIGHTS`, and each half's outer end and point width exhaustively, scored on
+each column's mean colour over the row's bands. The best layouts found (and any given as
+starts) are refined in the image by coordinate descent on the sides, the bar's width and
+the points' height, and each base is then moved onto the straight line near it where the
+colours fit best (`_snapped`).
 """
 
 from __future__ import annotations
