@@ -469,7 +469,7 @@ def find_board(image: Image) -> Detection:
     # the sub-pixel step in BGR, not Lab: blur blends the two sides' camera values linearly,
     # and Lab's lightness curve would pull the half-way point towards the darker side
     bgr = image.astype(np.float32)
-    if inner is not None and not cut and not _points_seen(small, found):
+    if inner is not None and not cut and not _points_seen(found):
         # No triangle edge shows where the points' layout fits best (teardrops, soft
         # points): where their colours place them elsewhere than the edges do, and fit
         # the edges' place clearly worse (not among the places they fit nearly as well,
@@ -514,20 +514,13 @@ def find_board(image: Image) -> Detection:
     corners = clockwise(_precise(bgr, inner / scale))
     others: tuple[FloatArray, ...] = ()
     if found is not None:  # where the layout won, its best is `corners` already
-        others = tuple(
-            quad
-            for quad in _surfaces(bgr, found, scale, best=not wins)
-            if not layout_fit.near(quad, corners, layout_fit.DISTINCT)
-        )
+        others = _elsewhere(bgr, found, scale, corners, best=not wins)
     return Detection(corners, outline / scale, score, others)
 
 
-def _points_seen(small: Image, found: layout_fit.Fit | None) -> bool:
+def _points_seen(found: layout_fit.Fit | None) -> bool:
     """Whether the triangle edges of the points' best layout show (`POINTS_SEEN`)."""
-    if found is None:
-        return False
-    grads = layout_fit.gradients(small)
-    return layout_fit.triangle_edges(grads, found.best) >= POINTS_SEEN
+    return found is not None and found.edges >= POINTS_SEEN
 
 
 def _by_colour(
@@ -547,12 +540,23 @@ def _by_colour(
         raise BoardNotFound(NOT_IN_VIEW)
     if _too_oblique(corners):
         raise BoardNotFound(OBLIQUE)
-    others = tuple(
+    others = _elsewhere(bgr, found, scale, corners, best=False)
+    return Detection(corners, outline / scale, found.best.score, others)
+
+
+def _elsewhere(
+    bgr: NDArray[np.float32],
+    found: layout_fit.Fit,
+    scale: float,
+    corners: FloatArray,
+    best: bool,
+) -> tuple[FloatArray, ...]:
+    """The fit's surfaces (`_surfaces`) other than `corners` (DISTINCT from them)."""
+    return tuple(
         quad
-        for quad in _surfaces(bgr, found, scale, best=False)
+        for quad in _surfaces(bgr, found, scale, best)
         if not layout_fit.near(quad, corners, layout_fit.DISTINCT)
     )
-    return Detection(corners, outline / scale, found.best.score, others)
 
 
 def _surfaces(

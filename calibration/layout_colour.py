@@ -72,67 +72,52 @@ def _distance(a: FloatArray, b: FloatArray) -> FloatArray:
     return np.asarray(np.sqrt((LIGHTNESS * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2))
 
 
+def _grid(us: FloatArray, vs: FloatArray) -> FloatArray:
+    """Every (u, v) of the two lists (N x 2, u varying fastest)."""
+    return np.stack(np.meshgrid(us, vs), -1).reshape(-1, 2)
+
+
 def _canonical_samples(
     bar: float, tip: float
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """The layout's samples in canonical (u, v): each point's middle (24 x 9 x 2), each
-    point's two sides (24 x 2 x 6 x 2), the surface between the rows' tips (N x 2), and
-    each point's axis just inside its base and just outside it (24 x 2 x 6 x 2)."""
+    point's two sides (24 x 2 x 6 x 2), then the same of a phantom point beyond each end of
+    each row (4 more of each); the surface between the rows' tips (N x 2); and each point's
+    axis just inside its base and just outside it (24 x 2 x 6 x 2)."""
     p = (1 - bar) / 12
     vs = np.linspace(BAND[0], BAND[1], 3) * tip
-    middles, sides = [], []
+    across = np.array([-MIDDLE, 0.0, MIDDLE]) * p
+    beside = np.array([-SIDE, SIDE]) * p
+    middles, sides, bases = [], [], []
     for x0 in (0.0, (1 + bar) / 2):
         for row in (0, 1):
             v = vs if row == 0 else 1 - vs
+            inside, outside = np.array(NEAR_BASE) * tip, np.array(OUTSIDE_BASE)
+            if row:
+                inside, outside = 1 - inside, 1 - outside
             for k in range(6):
                 centre = x0 + (k + 0.5) * p
-                us = centre + np.array([-MIDDLE, 0.0, MIDDLE]) * p
-                middles.append(np.stack(np.meshgrid(us, v), -1).reshape(-1, 2))
-                pair = []
-                for j in (k, k + 1):
-                    # where the point meets its neighbour, or the half's end (read inside it)
-                    at = x0 + j * p + (SIDE * p if j == 0 else -SIDE * p if j == 6 else 0.0)
-                    us = at + np.array([-SIDE, SIDE]) * p
-                    pair.append(np.stack(np.meshgrid(us, v), -1).reshape(-1, 2))
-                sides.append(np.stack(pair))
-    gap = 1 - 2 * tip
-    us = np.linspace(0.04, 0.96, 24)
-    v = np.linspace(tip + gap / 4, 1 - tip - gap / 4, 3)
-    surface = np.stack(np.meshgrid(us, v), -1).reshape(-1, 2)
-    # on each point's axis: just inside its base, and just outside it (the frame or rail)
-    ends = []
-    for x0 in (0.0, (1 + bar) / 2):
-        for row in (0, 1):
-            for k in range(6):
-                us = x0 + (k + 0.5) * p + np.array([-MIDDLE, 0.0, MIDDLE]) * p
-                inside, outside = np.array(NEAR_BASE) * tip, np.array(OUTSIDE_BASE)
-                if row:
-                    inside, outside = 1 - inside, 1 - outside
-                ends.append(
-                    [
-                        np.stack(np.meshgrid(us, inside), -1).reshape(-1, 2),
-                        np.stack(np.meshgrid(us, outside), -1).reshape(-1, 2),
-                    ]
-                )
-    # a phantom point beyond each end of each row: its middle and its sides
-    phantoms, phantom_sides = [], []
-    for centre, outer in ((-0.5 * p, -p), (1 + 0.5 * p, 1 + p)):
+                middles.append(_grid(centre + across, v))
+                # where the point meets its neighbour, or the half's end (read inside it)
+                meets = [
+                    x0 + j * p + (SIDE * p if j == 0 else -SIDE * p if j == 6 else 0.0)
+                    for j in (k, k + 1)
+                ]
+                sides.append(np.stack([_grid(at + beside, v) for at in meets]))
+                bases.append([_grid(centre + across, inside), _grid(centre + across, outside)])
+    # a phantom point beyond each end of each row: its middle and its sides (the far one a
+    # point out, the near one just beyond the end)
+    for centre, ats in (
+        (-0.5 * p, (-p, -SIDE * p)),
+        (1 + 0.5 * p, (1 + p, 1 + SIDE * p)),
+    ):
         for row in (0, 1):
             v = vs if row == 0 else 1 - vs
-            us = centre + np.array([-MIDDLE, 0.0, MIDDLE]) * p
-            phantoms.append(np.stack(np.meshgrid(us, v), -1).reshape(-1, 2))
-            end = 0.0 if outer < 0 else 1.0
-            pair = []
-            for at in (outer, end + (SIDE * p if outer < 0 else -SIDE * p) * -1):
-                us = at + np.array([-SIDE, SIDE]) * p
-                pair.append(np.stack(np.meshgrid(us, v), -1).reshape(-1, 2))
-            phantom_sides.append(np.stack(pair))
-    return (
-        np.concatenate([middles, phantoms]),
-        np.concatenate([sides, phantom_sides]),
-        surface,
-        np.array(ends),
-    )
+            middles.append(_grid(centre + across, v))
+            sides.append(np.stack([_grid(at + beside, v) for at in ats]))
+    gap = 1 - 2 * tip
+    surface = _grid(np.linspace(0.04, 0.96, 24), np.linspace(tip + gap / 4, 1 - tip - gap / 4, 3))
+    return np.array(middles), np.array(sides), surface, np.array(bases)
 
 
 def _at(lab: NDArray[np.float32], pts: FloatArray) -> FloatArray:
@@ -314,16 +299,10 @@ def _descend(lab: NDArray[np.float32], layout: Layout) -> Layout:
 
 def _line_contrast(grads: layout_fit.Gradients, quads: FloatArray, side: int) -> FloatArray:
     """How clearly a straight line shows along side `side` of each quad (Q): the median,
-    along it, of the colour step across it less its flanks' (`layout_fit._contrast`)."""
+    along it, of the colour step across it less its flanks' (`layout_fit.line_contrasts`)."""
     a, b = quads[:, side], quads[:, (side + 1) % 4]
-    length = np.linalg.norm(b - a, axis=1, keepdims=True)
-    along = (b - a) / length
-    normal = np.stack([-along[:, 1], along[:, 0]], -1)
-    f = np.linspace(0.05, 0.95, 48)
-    on = a[:, None] + (b - a)[:, None] * f[None, :, None]  # Q x F x 2
-    off = layout_fit.OFFSET * length[:, :, None] * normal[:, None]
-    pts = np.stack([on, on + off, on - off], 0)
-    contrast = layout_fit._contrast(grads, pts, normal[:, None])
+    offset = layout_fit.OFFSET * np.linalg.norm(b - a, axis=1)
+    contrast = layout_fit.line_contrasts(grads, a, b, np.linspace(0.05, 0.95, 48), offset)
     return np.asarray(np.median(contrast, axis=1))
 
 
@@ -379,13 +358,5 @@ def fit(small: Image, inner: FloatArray, starts: tuple[Layout, ...] = ()) -> Fit
     best = refined[0]
     if best.score < MIN_SCORE:
         return None
-    others = [r.score for r in refined[1:] if layout_fit._rival(r.quad, best.quad)]
-    alternatives: list[Layout] = []
-    for layout in refined[1:]:
-        if layout.score < layout_fit.ALTERNATIVE * best.score:
-            break
-        if not any(
-            layout_fit.near(layout.quad, a.quad, layout_fit.DISTINCT) for a in [best, *alternatives]
-        ):
-            alternatives.append(layout)
-    return Fit(best, 0.0, max(others, default=0.0), False, tuple(alternatives))
+    runner_up, alternatives = layout_fit.rivals(refined, best)
+    return Fit(best, 0.0, runner_up, False, alternatives)

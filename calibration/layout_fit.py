@@ -253,6 +253,40 @@ def _top_cells(grid: FloatArray, count: int) -> list[tuple[int, int]]:
     return [(int(ii[k]), int(jj[k])) for k in order]
 
 
+def line_contrasts(
+    grads: Gradients,
+    starts: FloatArray,
+    ends: FloatArray,
+    fractions: FloatArray,
+    offset: float | FloatArray,
+) -> FloatArray:
+    """Along each line from `starts` to `ends` (L x 2 each), at `fractions` of its length,
+    the contrast across it (`_contrast`: its flanks `offset` px either side, a number or
+    one per line): L x F."""
+    on = starts[:, None] + (ends - starts)[:, None] * fractions[None, :, None]  # L x F x 2
+    along = (ends - starts) / np.linalg.norm(ends - starts, axis=1, keepdims=True)
+    across_n = np.stack([-along[:, 1], along[:, 0]], -1)
+    off = np.reshape(offset, (-1, 1, 1)) * across_n[:, None]
+    pts = np.stack([on, on + off, on - off], 0)
+    return _contrast(grads, pts, across_n[:, None])
+
+
+def rivals(refined: list[Layout], best: Layout) -> tuple[float, tuple[Layout, ...]]:
+    """Of the layouts refined, the best score of a rival to `best` (elsewhere: `_rival`),
+    and the places scoring at least ALTERNATIVE of the best, DISTINCT from it and from each
+    other, the best first."""
+    # a rival is a layout elsewhere; one that differs only by a side moved along its
+    # normal (a frame's parallel edge) was weighed against the best by its own sweep
+    others = [r.score for r in refined if _rival(r.quad, best.quad)]
+    alternatives: list[Layout] = []
+    for layout in sorted(refined, key=lambda layout: -layout.score):
+        if layout.score < ALTERNATIVE * best.score:
+            break
+        if not any(near(layout.quad, a.quad, DISTINCT) for a in [best, *alternatives]):
+            alternatives.append(layout)
+    return max(others, default=0.0), tuple(alternatives)
+
+
 def straighten(
     grads: Gradients,
     quad: FloatArray,
@@ -274,12 +308,7 @@ def straighten(
         normal = np.array([a[1] - b[1], b[0] - a[0]]) / np.linalg.norm(b - a)
         starts = a[None] + d0[:, None] * normal
         ends = b[None] + d1[:, None] * normal
-        on = starts[:, None] + (ends - starts)[:, None] * f[None, :, None]  # L x F x 2
-        along = (ends - starts) / np.linalg.norm(ends - starts, axis=1, keepdims=True)
-        across_n = np.stack([-along[:, 1], along[:, 0]], -1)
-        off = OFFSET * width * across_n[:, None]
-        pts = np.stack([on, on + off, on - off], 0)
-        contrast = _contrast(grads, pts, across_n[:, None])
+        contrast = line_contrasts(grads, starts, ends, f, OFFSET * width)
         k = int(np.argmax(_median(contrast[:, :-1])))
         lines[i] = (starts[k], ends[k] - starts[k])
     corners = []
@@ -512,6 +541,9 @@ class Fit:
     # other places the layout fits at least ALTERNATIVE as well as the best, DISTINCT from it
     # and from each other, the best first: for the starting position to decide between
     alternatives: tuple[Layout, ...] = ()
+    # how clearly the best layout's triangle edges show (`triangle_edges`; 0 where the
+    # points were placed otherwise, `calibration.layout_colour`)
+    edges: float = 0.0
 
 
 def fit(small: Image, frames: list[FloatArray], starts: list[FloatArray]) -> Fit | None:
@@ -554,16 +586,15 @@ def fit(small: Image, frames: list[FloatArray], starts: list[FloatArray]) -> Fit
         if moved[j].score <= best.score + 1e-6:
             break
         best, k = moved[j], len(refined) - len(moved) + j
-    # a rival is a layout elsewhere; one that differs only by a side moved along its
-    # normal (a frame's parallel edge) was weighed against the best by its own sweep
-    others = [r.score for r in refined if _rival(r.quad, best.quad)]
-    alternatives: list[Layout] = []
-    for layout in sorted(refined, key=lambda layout: -layout.score):
-        if layout.score < ALTERNATIVE * best.score:
-            break
-        if not any(near(layout.quad, a.quad, DISTINCT) for a in [best, *alternatives]):
-            alternatives.append(layout)
-    return Fit(best, at_start, max(others, default=0.0), k < len(from_starts), tuple(alternatives))
+    runner_up, alternatives = rivals(refined, best)
+    return Fit(
+        best,
+        at_start,
+        runner_up,
+        k < len(from_starts),
+        alternatives,
+        triangle_edges(grads, best),
+    )
 
 
 def _neighbours(grads: Gradients, layout: Layout) -> list[Layout]:

@@ -103,7 +103,7 @@ def test_points_whose_edges_show_are_not_placed_by_their_colours() -> None:
     # A board with sharp triangles is found as before: the colours are not consulted.
     image, truth, _ = start_board()
     found = layout_fit.fit(image, [detect._outline(detect._board_region(image))], [])
-    assert detect._points_seen(image, found)
+    assert detect._points_seen(found)
     assert corner_error(detect.find_board(image).corners, truth) <= 0.005
 
 
@@ -122,7 +122,7 @@ def test_soft_points_in_a_closed_frame_keep_the_place_the_edges_found() -> None:
     outline = detect._outline(detect._board_region(small))
     inner, _ = detect._frame_surface(detect._lab(small), outline)
     edges = layout_fit.fit(small, [outline], [inner])
-    assert edges is not None and not detect._points_seen(small, edges)
+    assert edges is not None and not detect._points_seen(edges)
     colour = layout_colour.fit(small, inner, (edges.best,))
     assert colour is not None
     assert corner_error(colour.best.quad / scale, r.raw_corners) > 0.03
