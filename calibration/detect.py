@@ -352,6 +352,12 @@ def _precise(lab: Lab, quad: FloatArray, samples: int = 160, step: float = 0.25)
     return _intersect_sides(fits)
 
 
+def snap_to_edges(image: Image, corners: FloatArray) -> FloatArray:
+    """`corners` (image pixels, any order) moved onto the colour step each side crosses
+    within 1.2% of the board's width (as `find_board` places its corners); clockwise."""
+    return clockwise(_precise(image.astype(np.float32), clockwise(np.asarray(corners, np.float64))))
+
+
 def _frame_surface(lab: Lab, outline: FloatArray) -> tuple[FloatArray, float]:
     """The surface inside the frame's inner edge (in `lab`'s pixels) and its score;
     BoardNotFound where no frame-coloured band runs all round."""

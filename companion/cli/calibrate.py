@@ -263,7 +263,6 @@ def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
 def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     # local: OpenCV and NumPy stay out of the start-up of the other commands
     import cv2
-    import numpy as np
 
     from calibration.geometry import BoardGeometry
     from calibration.lens import load_lens
@@ -292,10 +291,7 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
                 f"{args.lens}: made for {lens_size[0]}x{lens_size[1]} images, "
                 f"this one is {size[0]}x{size[1]}"
             )
-        k, dist = np.array(camera.matrix), np.array(camera.dist)
-        candidates = [
-            cv2.undistortPoints(c.reshape(-1, 1, 2), k, dist, P=k).reshape(4, 2) for c in candidates
-        ]
+        candidates = [_undistorted(c, camera) for c in candidates]
     # Corners found automatically come in no particular order: even with --white-home given,
     # which of them is white's far left is read from the starting position.
     automatic = args.corners is None and not args.markers
@@ -476,7 +472,14 @@ def choose_corners(
                 file=stdout,
             )
             return seats[sound[0]]
-        return first
+        # else where the checkers themselves place the surface, if it is sound there
+        return _placed_by_checkers(image, [first], args, camera, stdout) or first
+    if not start:
+        # The start reads on no place the points fit: where its checkers place the surface,
+        # if it reads there and is sound.
+        placed = _placed_by_checkers(image, seats, args, camera, stdout)
+        if placed is not None:
+            return placed
     reads = _evenest(start, seats)
     if ambiguous is None and first.confident and len(reads) != 1:
         return first  # the orientation reads on the best, the checkers on no one other place
@@ -506,6 +509,51 @@ def choose_corners(
         # wide rendered boards, 2026-11-29: 492 x 392 mm, a 55 mm bar)
         raise CalibrationError(START_REFUSAL + SIZES_HINT)
     raise CalibrationError(START_REFUSAL)
+
+
+def _placed_by_checkers(
+    image: np.ndarray, seats: list[Seat], args: argparse.Namespace, camera: Any, stdout: TextIO
+) -> Seat | None:
+    """The first seat, of those round `seats`' corners, where the starting position's
+    checkers place the surface (`vision.board_seat.start_surface`, snapped onto the colour
+    steps nearby), the start reads and its checkers say no edge lies off; else None.
+
+    On an open case whose trays are lined as the surface is, with points whose edges do
+    not show, the places the points fit can all lie a tray or a point along (on 60
+    rendered such boards, 2026-12-06, 8 were written 1.2-9.3% off on the orientation
+    alone, the start reading on none of them): the thirty checkers stand at known places
+    whatever the board looks like."""
+    # local: OpenCV and NumPy stay out of the other commands' start-up
+    from calibration.detect import snap_to_edges
+    from vision.board_seat import start_surface
+
+    for seat in seats:
+        placed = start_surface(image, seat.cal)
+        if placed is None:
+            continue
+        corners = snap_to_edges(image, placed)
+        if camera is not None:
+            corners = _undistorted(corners, camera)
+        there = _seat(image, corners, args, camera, orient_it=True)
+        if there.cal.appearance is None or _edge_off(there):
+            continue
+        print(
+            "the starting position's checkers place the playing surface at "
+            + _points(there.cal.corners_px)
+            + ", and it reads there",
+            file=stdout,
+        )
+        return there
+    return None
+
+
+def _undistorted(corners: np.ndarray, camera: Any) -> np.ndarray:
+    """Raw image pixels (4 x 2) to the lens-corrected pixels a calibration's corners are."""
+    import cv2
+    import numpy as np
+
+    k, dist = np.array(camera.matrix), np.array(camera.dist)
+    return np.asarray(cv2.undistortPoints(corners.reshape(-1, 1, 2), k, dist, P=k).reshape(4, 2))
 
 
 def _evenest(reads: list[int], seats: list[Seat]) -> list[int]:

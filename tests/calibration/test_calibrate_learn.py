@@ -4,6 +4,7 @@ appearance block written, white's set named by --white-is, and the reader using 
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,7 +13,17 @@ import numpy as np
 import pytest
 
 from calibration.schema import load
-from sim import START, STYLES, CameraPose, Scene, nth_roll, render
+from sim import (
+    START,
+    STYLES,
+    CameraPose,
+    Scene,
+    nth_roll,
+    random_scene,
+    render,
+    with_soft_points,
+    with_trays,
+)
 from tests.calibration.test_detect import corner_error
 from tests.test_cli import run
 
@@ -194,9 +205,11 @@ def test_the_starting_position_chooses_among_the_places_the_points_fit() -> None
     )
     width = float(np.linalg.norm(truth[1] - truth[0]))
 
-    def chosen(candidates: list[np.ndarray], ambiguous: str | None = None) -> tuple[float, str]:
+    def chosen(
+        candidates: list[np.ndarray], ambiguous: str | None = None, image: np.ndarray = r.image
+    ) -> tuple[float, str]:
         said = io.StringIO()
-        seat = choose_corners(r.image, candidates, sizes, None, ambiguous, said)
+        seat = choose_corners(image, candidates, sizes, None, ambiguous, said)
         error = float(np.abs(np.array(seat.cal.corners_px) - truth).max()) / width
         return error, said.getvalue()
 
@@ -213,8 +226,13 @@ def test_the_starting_position_chooses_among_the_places_the_points_fit() -> None
     )
     with pytest.raises(CalibrationError, match="fit two places about as well"):
         chosen([truth, across], "its points fit two places about as well")
+    # The start reads on no place found: its checkers place the surface (`vision.board_seat`)
+    error, said = chosen([along])
+    assert error < 0.005 and "the starting position's checkers place the playing surface" in said
+    # A later position reads as the start nowhere, whatever the checkers say
+    late = render(replace(scene, white=LATE_WHITE, black=LATE_BLACK)).image
     with pytest.raises(CalibrationError) as refused:
-        chosen([along])
+        chosen([along], image=late)
     # at the default sizes, the line says to give the board's own if it differs
     assert str(refused.value) == START_REFUSAL + SIZES_HINT
     # One long edge 12 mm off (2.3% of the width; a tray or a lip taken for the edge): the
@@ -285,6 +303,16 @@ def test_a_board_whose_points_fit_several_places_is_calibrated_where_the_start_r
         ("ULL", False, 0),  # ... and read so on two others: the best
         ("UU", False, 0),  # ... and say an edge of the other lies off too
         ("U-", False, 0),
+        # P: the start's checkers place the surface where the start reads and no edge lies
+        # off (`_placed_by_checkers`): asked only where the start reads on no place found,
+        # or on the best alone with an edge off
+        ("c-|P", False, 9),
+        ("--|P", False, 9),
+        ("cc|P", True, 9),
+        ("UU|P", False, 9),
+        ("L-|P", False, 0),
+        ("cL|P", False, 1),
+        ("UL|P", False, 1),
     ],
 )
 def test_the_place_chosen_by_the_starting_position(
@@ -292,7 +320,8 @@ def test_the_place_chosen_by_the_starting_position(
 ) -> None:
     """`choose_corners`' rule: L, the thirty checkers read as the start on a place; U, so,
     but their rows meet the long edges unevenly (an edge may lie off); c, only the
-    orientation reads for sure; -, neither. The best place comes first."""
+    orientation reads for sure; -, neither. The best place comes first. After "|", P: the
+    start's checkers place a sound surface (seat 9); else they place none."""
     import argparse
     import io
     from types import SimpleNamespace
@@ -300,6 +329,7 @@ def test_the_place_chosen_by_the_starting_position(
     from calibration.schema import CalibrationError
     from companion.cli import calibrate as command
 
+    kinds, _, placer = kinds.partition("|")
     candidates = [np.full((4, 2), float(k)) for k in range(len(kinds))]
 
     def seat(image: object, corners: np.ndarray, *rest: object, **named: object) -> object:
@@ -312,7 +342,11 @@ def test_the_place_chosen_by_the_starting_position(
             cal=cal, confident=kind in "LUc", index=index, skew=skew, ends=(None, None)
         )
 
+    def placed(*_: object) -> object:
+        return SimpleNamespace(index=9) if placer == "P" else None
+
     monkeypatch.setattr(command, "_seat", seat)
+    monkeypatch.setattr(command, "_placed_by_checkers", placed)
     sizes = argparse.Namespace(width_mm=500.0, height_mm=420.0, bar_mm=45.0)
     said = "its points fit two places about as well" if ambiguous else None
     if chosen is None:
@@ -412,3 +446,22 @@ def test_calibrate_says_which_end_may_lie_off(
         assert "inside the playing surface" in lines[0]
     if lines and "inwards" in lines[0]:
         assert "beyond the playing surface" in lines[0]
+
+
+def test_where_the_start_reads_on_no_place_found_its_checkers_place_the_surface(
+    tmp_path: Path,
+) -> None:
+    """`benchmarks/calibrate.py --trays --soft-points`'s board 40: an open case whose trays
+    are lined as the surface is. The three places its points fit lie 5.8-9.8% off, the start
+    reads on none of them, and `calibrate` wrote the first 9.25% off on the orientation
+    alone. Now the thirty checkers place the surface (`vision.board_seat`), the start reads
+    there, and that is written."""
+    rng, trays, soft = random.Random(2026), random.Random(2027), random.Random(2028)
+    scenes = [with_soft_points(with_trays(random_scene(rng), trays), soft) for _ in range(41)]
+    image, truth = frame(tmp_path, scenes[40], "case.png")
+    out = tmp_path / "cal.json"
+    result = run("calibrate", str(image), "-o", str(out), timeout=180)
+    assert result.returncode == 0, result.stderr
+    assert "the starting position's checkers place the playing surface at" in result.stdout
+    assert "learned this board from the starting position" in result.stdout
+    assert corner_error(np.array(load(out).corners_px), truth) <= 0.005
