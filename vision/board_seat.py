@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
-from calibration.schema import Calibration
+from calibration.schema import Calibration, CalibrationError
 from vision.board import BoardReader
 from vision.board_settings import BoardSettings
 
@@ -63,8 +63,11 @@ def start_surface(image: NDArray[np.uint8], cal: Calibration) -> FloatArray | No
         found = _once(image, cal)
         if found is None:
             return corners
+        try:
+            cal = replace(cal, corners_px=tuple((float(x), float(y)) for x, y in found))  # type: ignore[arg-type]
+        except CalibrationError:  # outside the image, or no quadrilateral: no proposal
+            return None
         corners = found
-        cal = replace(cal, corners_px=tuple((float(x), float(y)) for x, y in found))  # type: ignore[arg-type]
     return corners
 
 
@@ -85,7 +88,7 @@ def _once(image: NDArray[np.uint8], cal: Calibration) -> FloatArray | None:
     circles, d_mm = best
     if len(circles) < MIN_CHECKERS:
         return None
-    quad = _surface(circles, d_mm, geo)
+    quad = _surface(circles, _diameter(circles, d_mm), geo)
     if quad is None:
         return None
     return np.asarray(geo.mm_to_px(quad), np.float64)
@@ -162,6 +165,16 @@ def _surface(circles: FloatArray, d_mm: float, geo: BoardGeometry) -> FloatArray
     return np.array(corners, np.float64)
 
 
+def _diameter(circles: FloatArray, ring_mm: float) -> float:
+    """The checkers' diameter (mm): the median step between neighbours in a row (touching
+    checkers lie a diameter apart), where two or more such steps show; else the ring's."""
+    steps = []
+    for c in circles:
+        gaps = np.hypot(*(circles - c).T)
+        steps += [g for g in gaps if 0.8 * ring_mm < g < 1.3 * ring_mm]
+    return float(np.median(steps)) if len(steps) >= 4 else ring_mm
+
+
 def _middle(circles: FloatArray) -> float:
     """The view's y between the two long sides' checkers: the middle of the largest gap
     between the checkers' y in the middle half of their spread."""
@@ -198,7 +211,12 @@ def _side(
         return None
     a, b = np.polyfit(np.array(xs_true), np.array(xs_view), 1)
     f = np.array(firsts)
-    slope, intercept = np.polyfit(f[:, 0], f[:, 1], 1)
+    # A column whose first checkers were not found (a dark checker on a dark point) starts
+    # farther in: only those starting within half a checker of the outermost say where the
+    # edge lies (rows start at it), aslant only where two or more do.
+    outermost = f[:, 1].min() if top else f[:, 1].max()
+    f = f[np.abs(f[:, 1] - outermost) <= d_mm / 2]
+    slope, intercept = np.polyfit(f[:, 0], f[:, 1], 1) if len(f) >= 2 else (0.0, f[0, 1])
     out = -1.0 if top else 1.0  # the edge lies beyond the first checkers, away from the middle
     # a radius along the side's normal, in y mostly
     intercept += out * (d_mm / 2) * float(np.hypot(1.0, slope))

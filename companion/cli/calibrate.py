@@ -534,7 +534,10 @@ def _placed_by_checkers(
         corners = snap_to_edges(image, placed)
         if camera is not None:
             corners = _undistorted(corners, camera)
-        there = _seat(image, corners, args, camera, orient_it=True)
+        try:
+            there = _seat(image, corners, args, camera, orient_it=True)
+        except CalibrationError:  # snapped past the picture's edge
+            continue
         if there.cal.appearance is None or _edge_off(there):
             continue
         print(
