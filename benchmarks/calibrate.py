@@ -20,7 +20,8 @@ light, noise and JPEG at 1920x1080, in the starting position. Measured:
   error, boards refused, and orientation and corners both right; and of those written, how
   many it warned that an edge may lie off (`_uneven_edges`: the starting rows meet the two
   long edges unevenly; `_ends_off`: the checkers at an end lie off their points' middles),
-  among those more than 1% off and those within 1%.
+  among those more than 1% off and those within 1%; and how many it warned were taken on the
+  orientation alone, the starting position reading on none of the places found (`_unchecked`).
 Targets (issue): corners within 0.5% in 99% of images; orientation right in all.
 Boards are measured in --workers processes (default 2).
 
@@ -62,7 +63,7 @@ from calibration.detect import AmbiguousBoard, BoardNotFound, find_board
 from calibration.orient import orient
 from calibration.refine import polish
 from calibration.schema import CalibrationError
-from companion.cli.calibrate import _edge_off, choose_corners, default_arguments
+from companion.cli.calibrate import _edge_off, _unchecked, choose_corners, default_arguments
 from sim import Scene, cut_image, random_scene, render, with_soft_points, with_trays
 
 
@@ -107,7 +108,7 @@ def measure(job: tuple[int, Scene, int, bool]) -> dict[str, float]:
             print(f"  board {i}: found {out['find_error']:.2%} off", file=sys.stderr, flush=True)
     # what `bgcompanion calibrate` writes: of the places found, where the starting position
     # reads (`choose_corners`), with its default sizes
-    out["written"] = out["auto_right"] = out["uneven"] = 0.0
+    out["written"] = out["auto_right"] = out["uneven"] = out["unchecked"] = 0.0
     out["calibrate_error"] = 1.0
     if candidates:
         sizes = default_arguments()
@@ -120,6 +121,7 @@ def measure(job: tuple[int, Scene, int, bool]) -> dict[str, float]:
         out["written"] = 1.0
         out["calibrate_error"] = _error(named, truth) / width
         out["uneven"] = float(_edge_off(seat))
+        out["unchecked"] = float(_unchecked(seat) is not None)
         out["auto_right"] = float(
             float(np.abs(named - truth).max()) / width <= 0.005 and seat.cal.white_home == home
         )
@@ -230,6 +232,13 @@ def main() -> int:
         f"{int(sum(r['uneven'] for r in far))} of the {len(far)} more than 1% off, "
         f"{int(sum(r['uneven'] for r in written)) - int(sum(r['uneven'] for r in far))} of the "
         f"{len(written) - len(far)} within 1%"
+    )
+    print(
+        "  of those written, warned that the starting position reads on none of the places "
+        f"found (the corners taken on the orientation alone): "
+        f"{int(sum(r['unchecked'] for r in far))} of the {len(far)} more than 1% off, "
+        f"{int(sum(r['unchecked'] for r in written)) - int(sum(r['unchecked'] for r in far))} "
+        f"of the {len(written) - len(far)} within 1%"
     )
     return 0
 

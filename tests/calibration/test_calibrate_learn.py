@@ -465,3 +465,37 @@ def test_where_the_start_reads_on_no_place_found_its_checkers_place_the_surface(
     assert "the starting position's checkers place the playing surface at" in result.stdout
     assert "learned this board from the starting position" in result.stdout
     assert corner_error(np.array(load(out).corners_px), truth) <= 0.005
+
+
+def test_corners_the_start_did_not_check_are_written_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Corners found automatically and taken on the orientation alone (the start reads on
+    none of the places found) are written, with a line saying they were not checked; corners
+    given are not warned so."""
+    import argparse
+    import io
+
+    from companion.cli import calibrate as command
+
+    scene = Scene(white=LATE_WHITE, black=LATE_BLACK, pose=CameraPose(yaw_deg=20, tilt_deg=6))
+    image, truth = frame(tmp_path, scene, "late.png")
+    parser = argparse.ArgumentParser()
+    command.add_parsers(parser.add_subparsers(dest="command"))
+
+    def chosen(picture: np.ndarray, candidates: list[np.ndarray], *rest: object) -> object:
+        return command._seat(picture, truth, command.default_arguments(), None, False)
+
+    monkeypatch.setattr(command, "_corners", lambda *rest: [truth])
+    monkeypatch.setattr(command, "choose_corners", chosen)
+    for given, warned in (([], True), (["--white-home", "right"], False)):
+        out = tmp_path / f"cal{warned}.json"
+        args = parser.parse_args(["calibrate", str(image), "-o", str(out), *given])
+        if given:
+            args.corners = ",".join(f"{v:.2f}" for v in truth.ravel())
+        said = io.StringIO()
+        assert command.cmd_calibrate(args, io.StringIO(), said) == 0
+        assert ("the starting position reads on none of the places found" in said.getvalue()) == (
+            warned
+        )
+        assert load(out).appearance is None
