@@ -446,14 +446,16 @@ def choose_corners(
     2026-11-29: 13 of the 17 found more than 1% off were so, and 1 of the 80 found within
     1%.) The best is taken where the thirty checkers read as the start on it, unless they
     say an edge of it lies off (`_edge_off`) and on one other place alone they read and say
-    none does: that one is taken (an open case's tray rail taken for a base line). Else, or
-    where the layout fits several places about as well (`ambiguous`), the one place of them
-    where they read as the start, if only one, or of several the one where their rows meet
-    both long edges evenly and the others' clearly do not (`_evenest`); else the best if
-    the orientation reads on it
-    for sure (and the fit was not ambiguous); else the one place where the orientation
-    reads for sure, if only one. A frame not in the starting position
-    cannot name its corners either: they come in no particular order."""
+    none does: that one is taken (an open case's tray rail taken for a base line), else the
+    place where the checkers themselves put the surface (`_placed_by_checkers`), if the
+    start reads there with no edge off. Else, or where the layout fits several places about
+    as well (`ambiguous`), the one place of them where they read as the start, if only one,
+    or of several the one where their rows meet both long edges evenly and the others'
+    clearly do not (`_evenest`), else where the checkers put the surface; where they read
+    on none, where the checkers put it; else the best if the orientation reads on it for
+    sure (and the fit was not ambiguous); else the one place where the orientation reads
+    for sure, if only one. A frame not in the starting position cannot name its corners
+    either: they come in no particular order."""
     first = _seat(image, candidates[0], args, camera, orient_it=True)
     best_reads = ambiguous is None and first.cal.appearance is not None
     if best_reads and not _edge_off(first):
@@ -503,6 +505,11 @@ def choose_corners(
                 file=stdout,
             )
         return seats[reads[0]]
+    if start and len(reads) > 1:
+        # The start reads on several places alike: where its checkers place the surface.
+        placed = _placed_by_checkers(image, [seats[k] for k in reads], args, camera, stdout)
+        if placed is not None:
+            return placed
     if ambiguous is not None:
         raise CalibrationError(f"{ambiguous}{GIVE_CORNERS}")
     if (args.width_mm, args.height_mm, args.bar_mm) == DEFAULT_SIZES:
