@@ -19,7 +19,9 @@ light, noise and JPEG at 1920x1080, in the starting position. Measured:
   the points at an end lie under checkers), else nothing: boards written, their corners'
   error, boards refused, and orientation and corners both right; and of those written, how
   many it warned that an edge may lie off (`_uneven_edges`: the starting rows meet the two
-  long edges unevenly; `_ends_off`: the checkers at an end lie off their points' middles),
+  long edges unevenly; `_ends_off`: the checkers at an end lie off their points' middles;
+  `_checkers_elsewhere`: the start's checkers put the surface more than 1% of the width
+  from the corners),
   among those more than 1% off and those within 1%; and how many it warned were taken on the
   orientation alone, the starting position reading on none of the places found (`_unchecked`).
 Targets (issue): corners within 0.5% in 99% of images; orientation right in all.
@@ -63,7 +65,13 @@ from calibration.detect import AmbiguousBoard, BoardNotFound, find_board
 from calibration.orient import orient
 from calibration.refine import polish
 from calibration.schema import CalibrationError
-from companion.cli.calibrate import _edge_off, _unchecked, choose_corners, default_arguments
+from companion.cli.calibrate import (
+    _checkers_elsewhere,
+    _edge_off,
+    _unchecked,
+    choose_corners,
+    default_arguments,
+)
 from sim import Scene, cut_image, random_scene, render, with_soft_points, with_trays
 
 
@@ -120,7 +128,7 @@ def measure(job: tuple[int, Scene, int, bool]) -> dict[str, float]:
         named = np.array(seat.cal.corners_px)
         out["written"] = 1.0
         out["calibrate_error"] = _error(named, truth) / width
-        out["uneven"] = float(_edge_off(seat))
+        out["uneven"] = float(_edge_off(seat) or _checkers_elsewhere(image, seat, None) is not None)
         out["unchecked"] = float(_unchecked(seat) is not None)
         out["auto_right"] = float(
             float(np.abs(named - truth).max()) / width <= 0.005 and seat.cal.white_home == home
@@ -227,8 +235,8 @@ def main() -> int:
     )
     far = [r for r in written if r["calibrate_error"] > 0.01]
     print(
-        "  of those written, said an edge may lie off (the rows meet the long edges unevenly, or "
-        "an end's checkers lie off their points): "
+        "  of those written, said an edge may lie off (the rows meet the long edges unevenly, "
+        "an end's checkers lie off their points, or the checkers put the surface elsewhere): "
         f"{int(sum(r['uneven'] for r in far))} of the {len(far)} more than 1% off, "
         f"{int(sum(r['uneven'] for r in written)) - int(sum(r['uneven'] for r in far))} of the "
         f"{len(written) - len(far)} within 1%"
