@@ -606,6 +606,7 @@ def _checkers_elsewhere(image: np.ndarray, seat: Seat, camera: Any) -> str | Non
 
 def _undistorted(corners: np.ndarray, camera: Any) -> np.ndarray:
     """Raw image pixels (4 x 2) to the lens-corrected pixels a calibration's corners are."""
+    # local: OpenCV and NumPy stay out of the other commands' start-up
     import cv2
     import numpy as np
 
