@@ -133,9 +133,10 @@ def measure(job: tuple[int, Scene, int, bool]) -> dict[str, float]:
         out["auto_right"] = float(
             float(np.abs(named - truth).max()) / width <= 0.005 and seat.cal.white_home == home
         )
-        if out["calibrate_error"] > 0.005:
+        if out["calibrate_error"] > 0.005 or out["uneven"] or out["unchecked"]:
+            warned = " (warned)" if out["uneven"] or out["unchecked"] else ""
             print(
-                f"  board {i}: calibrate writes corners {out['calibrate_error']:.2%} off",
+                f"  board {i}: calibrate writes corners {out['calibrate_error']:.2%} off{warned}",
                 file=sys.stderr,
                 flush=True,
             )

@@ -597,10 +597,17 @@ def _checkers_elsewhere(image: np.ndarray, seat: Seat, camera: Any) -> str | Non
     off = min(float(np.abs(np.roll(at, -k, axis=0) - corners).max()) for k in range(4)) / width
     if off <= UNEVEN_SHARE:
         return None
+    cal = seat.cal
+    sizes = (
+        " (or the board is not 530 x 440 mm with a 50 mm bar: the checkers are placed at "
+        "those sizes; give its own, --width-mm, --height-mm, --bar-mm)"
+        if (cal.width_mm, cal.height_mm, cal.bar_width_mm) == DEFAULT_SIZES
+        else ""
+    )
     return (
         f"warning: the starting position's checkers put the playing surface {off:.1%} of its "
         "width from these corners (at " + _points(at) + "): an edge of the outline may lie "
-        "off. Check the overlay; if it does, give --corners"
+        f"off{sizes}. Check the overlay; if it does, give --corners"
     )
 
 

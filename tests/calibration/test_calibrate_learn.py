@@ -535,3 +535,4 @@ def test_calibrate_warns_where_the_starts_checkers_put_the_surface_elsewhere(
     assert (said is not None) == warned
     if said is not None:
         assert "the starting position's checkers put the playing surface" in said
+        assert "give its own, --width-mm, --height-mm, --bar-mm" in said  # default sizes
