@@ -44,10 +44,9 @@ FloatArray = NDArray[np.float64]
 MARGIN_SHARE = 0.15  # of the surface's width: the view round it searched for checkers
 SHARES = (0.94, 0.84, 0.74)  # checker sizes tried, of a point's width
 # The columns of the starting position, counted 0-11 from the left end of the surface
-# (white's home on the right), and how many checkers each holds on either side; with
-# white's home on the left they lie mirrored.
+# (white's home on the right; 5, 3, 5 and 2 checkers on either side); with white's home on
+# the left they lie mirrored.
 COLUMNS = (0, 4, 6, 11)
-COUNTS = (5, 3, 5, 2)
 NEAR_COLUMN = 0.3  # of a point's width: a checker this close to a column's middle is in it
 FIT_STEPS = 60  # steps of the scale searched across the board, 0.8-1.25
 MIN_CHECKERS = 20  # fewer found in the columns: no proposal
