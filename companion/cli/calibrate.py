@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 
 DEFAULT_SIZES = (530.0, 440.0, 50.0)  # the playing surface's width and height, the bar's (mm)
+# `--check --tolerance`'s bounds (of the board's width): below 0.1% the check's own edges
+# call every frame moved; beyond 10% the board has left its calibration's points altogether
+TOLERANCE_RANGE = (0.001, 0.1)
 
 
 def default_arguments() -> argparse.Namespace:
@@ -100,6 +103,14 @@ def add_parsers(sub: Any) -> None:
         help="instead: check that the camera and board have not moved since CAL was made",
     )
     cal.add_argument("--json", action="store_true", help="with --check: one JSON document")
+    cal.add_argument(
+        "--tolerance",
+        type=_decimal,
+        default=None,
+        metavar="PCT",
+        help="with --check: how far a corner may lie from the calibration's, in percent of "
+        "the board's width, before the board counts as moved (default 1)",
+    )
     cal.add_argument(
         "--overlay", help="the overlay PNG (default: next to the output, .overlay.png)"
     )
@@ -239,10 +250,16 @@ class _Ambiguous(Exception):
 def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
     """Exit 0 while the calibration still fits the image, 1 when the camera or board moved."""
     # local: OpenCV and NumPy stay out of the start-up of the other commands
-    from calibration.refine import check_drift
+    from calibration.refine import MOVED_SHARE, check_drift
 
+    tolerance = MOVED_SHARE if args.tolerance is None else args.tolerance / 100
+    if not TOLERANCE_RANGE[0] <= tolerance <= TOLERANCE_RANGE[1]:
+        raise CalibrationError(
+            f"--tolerance: expected {TOLERANCE_RANGE[0] * 100:g} to {TOLERANCE_RANGE[1] * 100:g}"
+            f" (percent of the board's width), got {args.tolerance:g}"
+        )
     cal = load(args.check)
-    report = check_drift(_read_image(args), cal)
+    report = check_drift(_read_image(args), cal, tolerance)
     if args.json:
         print(json.dumps(report), file=stdout)
     else:
@@ -254,7 +271,7 @@ def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
         )
         print(
             f"corners moved by up to {report['max_drift_px']} px ({share:.2f}% of the board's "
-            f"width): {verdict}",
+            f"width; moved is more than {tolerance * 100:g}%): {verdict}",
             file=stdout,
         )
     return 1 if report["moved"] else 0
@@ -270,6 +287,8 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
 
     if args.check:
         return cmd_check(args, stdout)
+    if args.tolerance is not None:
+        raise CalibrationError("--tolerance goes with --check CAL (the check for a moved board)")
     if not args.output:
         raise CalibrationError("-o/--output is required: the calibration file to write")
     # Checked before the image is read: the orientation search works at the board's size.

@@ -6,6 +6,7 @@ import json
 import math
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -304,6 +305,58 @@ def test_check_reports_no_drift_on_the_same_view_and_drift_when_moved(tmp_path: 
     cv2.imwrite(str(path), moved.image)
     result = bg("calibrate", "--check", str(cal), str(path))
     assert result.returncode == 1 and "calibrate again" in result.stdout
+
+
+def test_check_calls_a_board_moved_beyond_its_tolerance_only(tmp_path: Path) -> None:
+    """A calibration 0.6% of the width off the board's surface (less than the reader
+    notices: it reads every rendered board exactly up to 1.5%) still fits by default, and
+    is called moved with a tolerance of 0.4%."""
+    r = render(Scene(white=START, black=START, pose=CameraPose(yaw_deg=12, tilt_deg=6)))
+    assert r.calibration is not None
+    corners = np.array(r.calibration.corners_px)
+    corners[:, 0] += 0.006 * float(np.linalg.norm(corners[1] - corners[0]))
+    (a, b), (c, d), (e, f), (g, h) = corners.tolist()
+    cal = tmp_path / "cal.json"
+    replace(r.calibration, corners_px=((a, b), (c, d), (e, f), (g, h))).save(cal)
+    frame = tmp_path / "frame.png"
+    cv2.imwrite(str(frame), r.image)
+    result = bg("calibrate", "--check", str(cal), str(frame), "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert 0.004 < report["drift_of_width"] < 0.01, report
+    assert report["moved"] is False and report["tolerance_of_width"] == 0.01
+    result = bg("calibrate", "--check", str(cal), str(frame), "--tolerance", "0.4")
+    assert result.returncode == 1 and "more than 0.4%" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--tolerance", "0"], "--tolerance: expected 0.1 to 10"),
+        (["--tolerance", "25"], "--tolerance: expected 0.1 to 10"),
+        (["--tolerance", "one"], "'one' is not a number"),
+    ],
+)
+def test_check_refuses_a_tolerance_out_of_bounds(
+    tmp_path: Path, extra: list[str], message: str
+) -> None:
+    r = render(Scene(image_size=(640, 360)))
+    assert r.calibration is not None
+    cal = tmp_path / "cal.json"
+    r.calibration.save(cal)
+    frame = tmp_path / "frame.png"
+    cv2.imwrite(str(frame), r.image)
+    result = bg("calibrate", "--check", str(cal), str(frame), *extra)
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+    assert result.stdout == ""
+
+
+def test_tolerance_without_check_is_refused(tmp_path: Path) -> None:
+    frame = tmp_path / "frame.png"
+    cv2.imwrite(str(frame), render(Scene(image_size=(640, 360))).image)
+    result = bg("calibrate", str(frame), "-o", str(tmp_path / "c.json"), "--tolerance", "1")
+    assert result.returncode == 2 and "--tolerance goes with --check" in result.stderr
+    assert not (tmp_path / "c.json").exists()
 
 
 def test_check_refuses_an_image_of_another_size(
