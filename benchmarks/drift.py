@@ -40,20 +40,24 @@ import cv2
 import numpy as np
 from benchkit import Floor, check, shared_data
 
+from calibration.board_view import record
 from calibration.detect import AmbiguousBoard, BoardNotFound, find_board
+from calibration.geometry import BoardGeometry
 from calibration.refine import check_drift
 from calibration.schema import Calibration
 from companion.rules.sample import random_positions
-from sim import corners_moved, random_scene, render, with_soft_points, with_trays
+from sim import START, corners_moved, random_scene, render, with_soft_points, with_trays
+from sim.clutter import KINDS, draw_clutter
 from vision.evaluate import board_labels, label_calibration
 
 MOVES = (0.0075, 0.01, 0.015, 0.02, 0.03, 0.05, 0.08)
 SETS = ("default", "trays+soft", "wide")
+METHODS = ("view", "edges")
 
 
 def moved(cal: Calibration, share: float, turn: bool, rng: np.random.Generator) -> Calibration:
     """`cal` with its surface shifted by `share` of its width in a random direction, or
-    turned about its middle so that its corners move that far."""
+    turned about its middle so that its corners move that far (its recorded view kept)."""
     c = np.array(cal.corners_px, np.float64)
     width = float(np.linalg.norm(c[1] - c[0]))
     if turn:
@@ -69,7 +73,11 @@ def moved(cal: Calibration, share: float, turn: bool, rng: np.random.Generator) 
     return replace(cal, corners_px=((a0, b0), (a1, b1), (a2, b2), (a3, b3)))
 
 
-def drift_calls(image: np.ndarray, cal: Calibration, seed: int) -> dict[str, object]:
+def share(report: dict[str, object]) -> float:
+    return float(str(report["drift_of_width"]))
+
+
+def calls(image: np.ndarray, cal: Calibration, seed: int) -> dict[str, object]:
     """Unmoved: the share reported and whether it was called moved; then each move."""
     rng = np.random.default_rng(seed)
     still = check_drift(image, cal)
@@ -77,18 +85,28 @@ def drift_calls(image: np.ndarray, cal: Calibration, seed: int) -> dict[str, obj
         bool(check_drift(image, moved(cal, m, k % 2 == 1, rng))["moved"])
         for k, m in enumerate(MOVES)
     ]
-    return {"still": float(str(still["drift_of_width"])), "alarm": bool(still["moved"]),
-            "found": found}
+    return {"still": share(still), "alarm": bool(still["moved"]), "found": found}
 
 
 def rendered(job: tuple[str, int, object]) -> dict[str, object]:
+    """One board: calibrated (0.2% off) on the starting position, the view recorded there
+    as `calibrate` records it, then checked on a frame of a game, and on that frame with
+    an arm, a cup, a clock and a score card over the board."""
     name, i, scene = job
     cv2.setNumThreads(1)
     r = render(scene)  # type: ignore[arg-type]
+    start = render(replace(scene, white=START, black=START))  # type: ignore[type-var]
     assert r.calibration is not None
     cal = corners_moved(r.calibration, 0.002, np.random.default_rng(i))
-    out = drift_calls(r.image, cal, 1000 + i)
-    out.update(set=name, board=i)
+    cluttered, _ = draw_clutter(
+        r.image, BoardGeometry(r.calibration), np.random.default_rng(i), KINDS, over=True
+    )
+    out: dict[str, object] = {"set": name, "board": i}
+    for method, c in (("view", replace(cal, view=record(start.image, cal))), ("edges", cal)):
+        got = calls(r.image, c, 1000 + i)
+        clutter = check_drift(cluttered, c)
+        got.update(clutter=share(clutter), clutter_alarm=bool(clutter["moved"]))
+        out[method] = got
     return out
 
 
@@ -113,9 +131,13 @@ def ordered_like(found: np.ndarray, like: np.ndarray) -> np.ndarray:
 
 
 def real(folder: Path) -> tuple[list[str], dict[str, float]]:
+    """The labelled photos: each checked against its labelled corners (with the view
+    recorded on the photo itself, and without), against the corners `find_board` puts
+    there (edges), against each labelled calibration of the same board and camera (its
+    view recorded on that photo), and with its calibration moved by each of MOVES."""
     lines: list[str] = []
-    alarms = checked = 0
-    found_calls = [0] * len(MOVES)
+    figures = {f"real_{m}_{k}": 0.0 for m in METHODS for k in ("alarms", "checked")}
+    found_calls = {m: [0] * len(MOVES) for m in METHODS}
     photos = []
     for n, entry in enumerate(board_labels(folder)):
         image = cv2.imread(str(folder / entry["image"]))
@@ -123,14 +145,14 @@ def real(folder: Path) -> tuple[list[str], dict[str, float]]:
             raise SystemExit(f"{folder / entry['image']}: not an image")
         cal = label_calibration(entry, (image.shape[1], image.shape[0]))
         photos.append((entry, image, cal))
-        out = drift_calls(image, cal, 5000 + n)
-        alarms += bool(out["alarm"])
-        checked += 1
-        for k, f in enumerate(out["found"]):  # type: ignore[arg-type]
-            found_calls[k] += bool(f)
-        text = f"  {entry['image']}: labelled corners {out['still']:.2%}" + (
-            " MOVED" if out["alarm"] else ""
-        )
+        text = f"  {entry['image']}: labelled corners"
+        for method, c in (("view", replace(cal, view=record(image, cal))), ("edges", cal)):
+            got = calls(image, c, 5000 + n)
+            figures[f"real_{method}_alarms"] += bool(got["alarm"])
+            figures[f"real_{method}_checked"] += 1
+            for k, f in enumerate(got["found"]):  # type: ignore[arg-type]
+                found_calls[method][k] += bool(f)
+            text += f" {method} {float(got['still']):.2%}" + (" MOVED" if got["alarm"] else "")
         try:
             corners = find_board(image).corners
         except (AmbiguousBoard, BoardNotFound) as e:
@@ -138,33 +160,37 @@ def real(folder: Path) -> tuple[list[str], dict[str, float]]:
         else:
             c = ordered_like(np.array(corners), np.array(cal.corners_px))
             (a0, b0), (a1, b1), (a2, b2), (a3, b3) = c.tolist()
-            own = replace(cal, corners_px=((a0, b0), (a1, b1), (a2, b2), (a3, b3)))
-            report = check_drift(image, own)
-            alarms += bool(report["moved"])
-            checked += 1
-            text += f"; corners found: {float(str(report['drift_of_width'])):.2%}" + (
+            report = check_drift(
+                image, replace(cal, corners_px=((a0, b0), (a1, b1), (a2, b2), (a3, b3)))
+            )
+            figures["real_edges_alarms"] += bool(report["moved"])
+            figures["real_edges_checked"] += 1
+            text += f"; corners found, edges {share(report):.2%}" + (
                 " MOVED" if report["moved"] else ""
             )
         lines.append(text)
-    # photos of one board and camera: each checked with the others' labelled corners
+    # photos of one board and camera: each checked with the others' labelled calibration
     for entry, image, _ in photos:
-        for other, _, cal in photos:
-            if other is entry or other["image"] == entry["image"]:
+        for other, other_image, cal in photos:
+            if other["image"] == entry["image"]:
                 continue
             a = np.array(entry["board"]["corners_px"], np.float64)
             b = np.array(cal.corners_px, np.float64)
             if np.abs(a - b).max() > 0.005 * float(np.linalg.norm(a[1] - a[0])):
                 continue
-            report = check_drift(image, cal)
-            alarms += bool(report["moved"])
-            checked += 1
-            lines.append(
-                f"  {entry['image']} with {other['image']}'s corners: "
-                f"{float(str(report['drift_of_width'])):.2%}" + (" MOVED" if report["moved"] else "")
-            )
-    figures = {"real_alarms": float(alarms), "real_checked": float(checked)}
-    for k, m in enumerate(MOVES):
-        figures[f"real_found_{m}"] = float(found_calls[k])
+            text = f"  {entry['image']} with {other['image']}'s calibration:"
+            for method, c in (
+                ("view", replace(cal, view=record(other_image, cal))),
+                ("edges", cal),
+            ):
+                report = check_drift(image, c)
+                figures[f"real_{method}_alarms"] += bool(report["moved"])
+                figures[f"real_{method}_checked"] += 1
+                text += f" {method} {share(report):.2%}" + (" MOVED" if report["moved"] else "")
+            lines.append(text)
+    for method in METHODS:
+        for k, m in enumerate(MOVES):
+            figures[f"real_{method}_found_{m}"] = float(found_calls[method][k])
     figures["real_photos"] = float(len(photos))
     return lines, figures
 
@@ -180,35 +206,43 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=shared_data("board_real_dev"))
     ap.add_argument("--no-floors", action="store_true", help="print the figures only")
     args = ap.parse_args()
-    jobs = [(name, i, s) for name in SETS for i, s in enumerate(scenes(name, args.boards, args.seed))]
+    jobs = [
+        (name, i, s) for name in SETS for i, s in enumerate(scenes(name, args.boards, args.seed))
+    ]
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(rendered, jobs, chunksize=2)
     figures: dict[str, float] = {}
-    moves = "  ".join(f"{m:.2%}" for m in MOVES)
-    print(f"moves (share of the width): {moves}")
+    print(f"moves (share of the width): {'  '.join(f'{m:.2%}' for m in MOVES)}")
     for name in SETS:
         mine = [r for r in results if r["set"] == name]
-        alarms = [r for r in mine if r["alarm"]]
-        found = [sum(bool(r["found"][k]) for r in mine) for k in range(len(MOVES))]  # type: ignore[index]
-        still = sorted(float(r["still"]) for r in mine)  # type: ignore[arg-type]
-        print(
-            f"{name}: {len(mine)} boards, false alarms {len(alarms)}"
-            f" (unmoved, reported: median {still[len(still) // 2]:.2%}, worst {still[-1]:.2%});"
-            f" moves found {'  '.join(f'{f}/{len(mine)}' for f in found)}"
-        )
-        for r in alarms:
-            print(f"  board {r['board']}: {float(r['still']):.2%} on an unmoved frame")  # type: ignore[arg-type]
-        figures[f"{name}_alarms"] = float(len(alarms))
-        for k, m in enumerate(MOVES):
-            figures[f"{name}_found_{m}"] = float(found[k])
+        for method in METHODS:
+            got = [r[method] for r in mine]
+            alarms = [r["board"] for r, g in zip(mine, got, strict=True) if g["alarm"]]  # type: ignore[index]
+            clutter = [r["board"] for r, g in zip(mine, got, strict=True) if g["clutter_alarm"]]  # type: ignore[index]
+            found = [sum(bool(g["found"][k]) for g in got) for k in range(len(MOVES))]  # type: ignore[index]
+            still = sorted(float(g["still"]) for g in got)  # type: ignore[index]
+            print(
+                f"{name}, {method}: {len(mine)} boards, false alarms {len(alarms)}"
+                f" (unmoved: median {still[len(still) // 2]:.2%}, worst {still[-1]:.2%}),"
+                f" {len(clutter)} with things over the board;"
+                f" moves found {'  '.join(f'{f}/{len(mine)}' for f in found)}"
+            )
+            if alarms or clutter:
+                print(f"  false alarms on boards {alarms}, with things over it {clutter}")
+            figures[f"{name}_{method}_alarms"] = float(len(alarms))
+            figures[f"{name}_{method}_clutter_alarms"] = float(len(clutter))
+            for k, m in enumerate(MOVES):
+                figures[f"{name}_{method}_found_{m}"] = float(found[k])
     if args.data.is_dir():
         lines, real_figures = real(args.data)
         n = int(real_figures["real_photos"])
-        print(
-            f"real photos ({args.data}): false alarms {int(real_figures['real_alarms'])} of "
-            f"{int(real_figures['real_checked'])} unmoved checks; moves found "
-            + "  ".join(f"{int(real_figures[f'real_found_{m}'])}/{n}" for m in MOVES)
-        )
+        for method in METHODS:
+            print(
+                f"real photos ({args.data}), {method}: false alarms "
+                f"{int(real_figures[f'real_{method}_alarms'])} of "
+                f"{int(real_figures[f'real_{method}_checked'])} unmoved checks; moves found "
+                + "  ".join(f"{int(real_figures[f'real_{method}_found_{m}'])}/{n}" for m in MOVES)
+            )
         print("\n".join(lines))
         figures.update(real_figures)
     if args.no_floors:

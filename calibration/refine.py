@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from calibration.board_view import surface_now
 from calibration.geometry import BoardGeometry
 from calibration.schema import Calibration, CalibrationError
 
@@ -272,14 +273,15 @@ def polish(image: Image, corners: FloatArray) -> FloatArray:
 
 
 # How far (of the board's width) the surface must lie from where a calibration puts it
-# before the drift check calls the camera or board moved. Measured 2026-12-06
-# (benchmarks/drift.py, benchmarks/board.py): the reader reads every rendered board exactly
-# with its calibration shifted up to 1.5% of the width (58 of 60 at 2%, 19 at 3%); a
-# calibration `calibrate` writes lies within 0.5% of the surface (285 to 300 of 300 rendered
-# boards); and this check's own edges lie up to 0.9% from the true corners on rendered
-# boards and 1.2% on the real photos. At 0.5% (the tolerance until then) it called a
-# quarter of the rendered frames nothing had moved on "moved", and 10 of 16 checks of the
-# real photos against their own corners.
+# before the drift check calls the camera or board moved. The reader reads every rendered
+# board exactly with its calibration shifted up to 1.5% of the width (58 of 60 at 2%, 19 at
+# 3%: benchmarks/drift.py's notes), and a calibration `calibrate` writes lies within 0.5%
+# of the surface on 285 to 300 of 300 rendered boards. Measured by the recorded view, an
+# unmoved board lies within 0.4% of its calibration (every rendered board, the real photos
+# 0.25% at most); by the surface's edges, within 1.0% on the default boards but up to 1.6%
+# on other boards' styles and 1.2% on the real photos. At 0.5% (the tolerance until
+# 2026-12-06, by the edges alone) the check called a quarter of the rendered frames nothing
+# had moved on "moved", and 10 of 16 checks of the real photos against their own corners.
 MOVED_SHARE = 0.01
 
 
@@ -288,8 +290,13 @@ def check_drift(
 ) -> dict[str, object]:
     """How far the playing surface's corners are from where `cal` puts them, in this image.
 
-    Returns the corners found, the largest move in pixels and as a share of the
-    board's width, and whether that exceeds `tolerance` (MOVED_SHARE, 1%, by default).
+    Where `cal` recorded the board's view (`calibrate` does), the later frame's view is
+    matched against it (`calibration.board_view`); else the surface's edges are found
+    again round the corners (`polish`, `method` "edges"). Returns the corners found, the
+    largest move in pixels and as a share of the board's width, and whether that exceeds
+    `tolerance` (MOVED_SHARE, 1%, by default). Where the recorded view matches nowhere in
+    this frame's (`matched` false: the board moved further than the search reaches, or is
+    covered, or the light went out), it is called moved, with the edges' figures.
     """
     size = (image.shape[1], image.shape[0])
     if size != cal.image_size:
@@ -300,14 +307,21 @@ def check_drift(
     geo = BoardGeometry(cal)
     w, h = cal.width_mm, cal.height_mm
     expected = geo.mm_to_px([(0, 0), (w, 0), (w, h), (0, h)])
-    found = polish(image, expected)
-    moves = np.linalg.norm(found - expected, axis=1)
     width = float(np.linalg.norm(expected[1] - expected[0]))
+    report: dict[str, object] = {"method": "edges"}
+    now = None
+    if cal.view is not None:
+        now = surface_now(cal, image)
+        report = {"method": "view", "matched": now is not None}
+        if now is not None:
+            report["view_alike"] = round(now[1].alike, 4)
+    found = polish(image, expected) if now is None else now[0]
+    moves = np.linalg.norm(found - expected, axis=1)
     share = float(moves.max()) / width
-    return {
+    return report | {
         "corners_px": found.round(2).tolist(),
         "max_drift_px": round(float(moves.max()), 2),
         "drift_of_width": round(share, 5),
-        "moved": share > tolerance,
+        "moved": share > tolerance or report.get("matched") is False,
         "tolerance_of_width": tolerance,
     }

@@ -19,6 +19,10 @@ checker (`dice_marks`: a hinge, a print on the surface), each as the camera show
 so that a frame's die there that still looks so is known for the board's own. Files
 without it (or without `dice_marks`) stay valid; a block with a bad value is refused like
 any other key.
+
+The optional `view` block is the frame `calibrate` calibrated on, warped to the board seen
+from above (grey PNG, base64; `calibration.board_view`): the drift check matches a later
+frame's view against it. Files without it are checked by the surface's edges instead.
 """
 
 from __future__ import annotations
@@ -68,6 +72,10 @@ MARK_PX_PER_MM = (0.1, 20.0)  # ... and its scale
 MARKS_MAX = 64  # learned dice marks at most
 MARK_MARGIN_MM = 200.0  # a mark lies on the board or within this of its edge
 WHITE_IS = ("light", "dark")
+# The view block: its scale (px a mm) and the margin round the surface (of its width)
+VIEW_PX_PER_MM = (0.1, 4.0)
+VIEW_MARGIN_OF_WIDTH = 0.5
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 class CalibrationError(ValueError):
@@ -121,6 +129,30 @@ class DiceMark:
 
 
 @dataclass(frozen=True)
+class BoardView:
+    """The frame calibrated on, warped to the board seen from above: a grey PNG at
+    `px_per_mm`, the surface with `margin_mm` round it (`calibration.board_view`)."""
+
+    png: bytes
+    px_per_mm: float
+    margin_mm: float
+
+    def size(self, width_mm: float, height_mm: float) -> tuple[int, int]:
+        """The view's (width, height) in pixels for a surface of these sizes."""
+        return (
+            round((width_mm + 2 * self.margin_mm) * self.px_per_mm),
+            round((height_mm + 2 * self.margin_mm) * self.px_per_mm),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "grey_png": base64.b64encode(self.png).decode("ascii"),
+            "px_per_mm": self.px_per_mm,
+            "margin_mm": self.margin_mm,
+        }
+
+
+@dataclass(frozen=True)
 class Appearance:
     """What this board looks like, learned once from the starting position."""
 
@@ -165,6 +197,7 @@ class Calibration:
     white_home: str = "right"
     camera: Camera | None = None
     appearance: Appearance | None = None  # learned from the starting position, if it was
+    view: BoardView | None = None  # the frame calibrated on, seen from above (drift check)
 
     def __post_init__(self) -> None:
         validate(self)
@@ -189,6 +222,8 @@ class Calibration:
             }
         if self.appearance is not None:
             doc["appearance"] = self.appearance.to_json()
+        if self.view is not None:
+            doc["view"] = self.view.to_json()
         return doc
 
     def save(self, path: str | Path) -> None:
@@ -288,6 +323,20 @@ def _dice_marks(value: Any, where: str) -> tuple[DiceMark, ...]:
     return tuple(out)
 
 
+def _view(block: Any) -> BoardView:
+    """The view block's values, typed (their bounds: `check_view`)."""
+    text = _get(block, "grey_png", "view")
+    try:
+        png = base64.b64decode(text.encode("ascii"), validate=True)
+    except (AttributeError, UnicodeEncodeError, binascii.Error):
+        raise CalibrationError("view.grey_png: expected base64 text") from None
+    return BoardView(
+        png=png,
+        px_per_mm=_number(_get(block, "px_per_mm", "view"), "view.px_per_mm"),
+        margin_mm=_number(_get(block, "margin_mm", "view"), "view.margin_mm"),
+    )
+
+
 def from_json(doc: Any) -> Calibration:
     """A Calibration from the contract's JSON document; CalibrationError says what is wrong."""
     fmt = _get(doc, "format", "calibration")
@@ -327,6 +376,7 @@ def from_json(doc: Any) -> Calibration:
     appearance = None
     if "appearance" in doc and doc["appearance"] is not None:
         appearance = _appearance(doc["appearance"])
+    view = _view(doc["view"]) if doc.get("view") is not None else None
     return Calibration(
         image_size=(int(size[0]), int(size[1])),
         corners_px=(corners[0], corners[1], corners[2], corners[3]),
@@ -336,6 +386,7 @@ def from_json(doc: Any) -> Calibration:
         white_home=_get(board, "white_home", "board"),
         camera=camera,
         appearance=appearance,
+        view=view,
     )
 
 
@@ -457,6 +508,32 @@ def _check_lab(value: Lab, name: str) -> None:
         )
 
 
+def check_view(view: BoardView, width_mm: float, height_mm: float) -> None:
+    """CalibrationError naming the key unless the view block is a PNG of the size its scale
+    and margin give the board (read from the PNG's header: the pixels are decoded where
+    the drift check uses them, `calibration.board_view.recorded`)."""
+    lo, hi = VIEW_PX_PER_MM
+    if not (_finite(view.px_per_mm) and lo <= view.px_per_mm <= hi):
+        raise CalibrationError(
+            f"view.px_per_mm: {view.px_per_mm} is not a view's scale ({lo:g}-{hi:g} px a mm)"
+        )
+    if not (_finite(view.margin_mm) and 0 <= view.margin_mm <= VIEW_MARGIN_OF_WIDTH * width_mm):
+        raise CalibrationError(
+            f"view.margin_mm: {view.margin_mm} is not a margin round a board {width_mm:g} mm "
+            f"wide (0-{VIEW_MARGIN_OF_WIDTH * width_mm:g})"
+        )
+    png = view.png
+    if len(png) < 24 or png[:8] != PNG_SIGNATURE or png[12:16] != b"IHDR":
+        raise CalibrationError("view.grey_png: not a PNG image")
+    got = (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big"))
+    want = view.size(width_mm, height_mm)
+    if got != want:
+        raise CalibrationError(
+            f"view.grey_png: the image is {got[0]}x{got[1]}, the board's size, margin and "
+            f"scale make it {want[0]}x{want[1]}"
+        )
+
+
 def check_appearance(look: Appearance, name: str = "appearance") -> None:
     """CalibrationError naming the key unless the block describes a board: Lab colours,
     checkers of a real share of a point that do not overlap in a row, two checker
@@ -554,6 +631,8 @@ def validate(cal: Calibration) -> None:
             )
     if cal.camera is not None:
         check_camera(cal.camera, cal.image_size)
+    if cal.view is not None:
+        check_view(cal.view, cal.width_mm, cal.height_mm)
     if cal.appearance is not None:
         check_appearance(cal.appearance)
         for k, mark in enumerate(cal.appearance.dice_marks):

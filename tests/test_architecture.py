@@ -48,6 +48,7 @@ def test_rules_import_only_the_standard_library() -> None:
         "vision.settings",
         "calibration",
         "calibration.refine",
+        "calibration.board_view",
         "calibration.orient",
         "calibration.lens",
         "calibration.overlay",
@@ -99,6 +100,7 @@ def test_the_renderer_never_imports_the_readers(module: str) -> None:
     "module",
     [
         "calibration.refine",
+        "calibration.board_view",
         "calibration.orient",
         "calibration.lens",
         "calibration.detect",

@@ -267,13 +267,27 @@ def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
         verdict = (
             "the camera or the board has moved: calibrate again"
             if report["moved"]
-            else ("the calibration still fits")
+            else "the calibration still fits"
         )
-        print(
-            f"corners moved by up to {report['max_drift_px']} px ({share:.2f}% of the board's "
-            f"width; moved is more than {tolerance * 100:g}%): {verdict}",
-            file=stdout,
-        )
+        if report.get("matched") is False:
+            print(
+                "the board's view recorded at calibration matches nowhere in this frame (the "
+                "camera or the board moved far, or the board is covered or in the dark): "
+                f"{verdict}",
+                file=stdout,
+            )
+        else:
+            how = (
+                "matched against the board's view recorded at calibration"
+                if report["method"] == "view"
+                else "found by the surface's edges: calibrate again to record the board's view "
+                "for a surer check"
+            )
+            print(
+                f"corners moved by up to {report['max_drift_px']} px ({share:.2f}% of the "
+                f"board's width; moved is more than {tolerance * 100:g}%; {how}): {verdict}",
+                file=stdout,
+            )
     return 1 if report["moved"] else 0
 
 
@@ -281,6 +295,7 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     # local: OpenCV and NumPy stay out of the start-up of the other commands
     import cv2
 
+    from calibration.board_view import record
     from calibration.geometry import BoardGeometry
     from calibration.lens import load_lens
     from calibration.overlay import draw_overlay
@@ -332,7 +347,9 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
                 f"white's home on the {seat.cal.white_home}",
                 file=stdout,
             )
+    # the frame seen from above, for `calibrate --check` and `run`'s check of a moved board
     cal = _said(seat, args.white_is, stdout)
+    cal = replace(cal, view=record(image, cal))
     uneven = _uneven_edges(seat)
     unchecked = _unchecked(seat) if automatic else None
     elsewhere = _checkers_elsewhere(image, seat, camera) if automatic else None

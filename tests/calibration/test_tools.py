@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from calibration.schema import load
+from companion.rules.sample import random_positions
 from sim import START, CameraPose, Scene, render
 from sim.renderer import _distortion_maps
 
@@ -292,6 +293,7 @@ def test_check_reports_no_drift_on_the_same_view_and_drift_when_moved(tmp_path: 
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["moved"] is False and report["drift_of_width"] < 0.005
+    assert report["method"] == "edges"  # a calibration without the board's view
     # The camera turned by 1.5 degrees: the board sits elsewhere in the image.
     moved = render(
         Scene(
@@ -305,6 +307,33 @@ def test_check_reports_no_drift_on_the_same_view_and_drift_when_moved(tmp_path: 
     cv2.imwrite(str(path), moved.image)
     result = bg("calibrate", "--check", str(cal), str(path))
     assert result.returncode == 1 and "calibrate again" in result.stdout
+
+
+def test_calibrate_records_the_boards_view_and_check_matches_it(tmp_path: Path) -> None:
+    """`calibrate` writes the frame seen from above; `--check` matches a later frame of a
+    game against it (the checkers elsewhere: no move) and finds a camera turned by 1.5
+    degrees moved."""
+    pose = CameraPose(yaw_deg=12, tilt_deg=6)
+    start = tmp_path / "start.png"
+    cv2.imwrite(str(start), render(Scene(white=START, black=START, pose=pose)).image)
+    cal = tmp_path / "cal.json"
+    result = bg("calibrate", str(start), "-o", str(cal))
+    assert result.returncode == 0, result.stderr
+    assert load(cal).view is not None
+    position = random_positions(11, 1)[0]
+    later = tmp_path / "later.png"
+    game = Scene(white=tuple(position.white), black=tuple(position.black), pose=pose)
+    cv2.imwrite(str(later), render(game).image)
+    result = bg("calibrate", "--check", str(cal), str(later))
+    assert result.returncode == 0, result.stdout
+    assert "matched against the board's view recorded at calibration" in result.stdout
+    turned = tmp_path / "turned.png"
+    cv2.imwrite(str(turned), render(replace(game, pose=replace(pose, yaw_deg=13.5))).image)
+    result = bg("calibrate", "--check", str(cal), str(turned), "--json")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert report["method"] == "view" and report["matched"] is True and report["moved"] is True
+    assert 0.01 < report["drift_of_width"] < 0.05
 
 
 def test_check_calls_a_board_moved_beyond_its_tolerance_only(tmp_path: Path) -> None:
