@@ -38,6 +38,7 @@ bench: install
 	$(BIN)/python benchmarks/movegen.py
 	$(BIN)/python benchmarks/store.py
 	$(BIN)/python benchmarks/calibrate.py
+	$(BIN)/python benchmarks/drift.py
 	$(BIN)/python benchmarks/dice.py
 	$(BIN)/python benchmarks/link.py
 	$(BIN)/python benchmarks/board.py
