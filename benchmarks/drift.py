@@ -47,7 +47,7 @@ import cv2
 import numpy as np
 from benchkit import Floor, check, shared_data
 
-from calibration.board_view import record
+from calibration.board_view import followed, record
 from calibration.detect import AmbiguousBoard, BoardNotFound, find_board
 from calibration.geometry import BoardGeometry
 from calibration.refine import check_drift
@@ -85,14 +85,26 @@ def share(report: dict[str, object]) -> float:
 
 
 def calls(image: np.ndarray, cal: Calibration, seed: int) -> dict[str, object]:
-    """Unmoved: the share reported and whether it was called moved; then each move."""
+    """Unmoved: the share reported and whether it was called moved; then each move, and
+    with a recorded view how far from the board's place (`cal`'s corners) the calibration
+    moved is followed back (`calibrate --check -o`; 1.0 where it could not be)."""
     rng = np.random.default_rng(seed)
     still = check_drift(image, cal)
-    found = [
-        bool(check_drift(image, moved(cal, m, k % 2 == 1, rng))["moved"])
-        for k, m in enumerate(MOVES)
-    ]
-    return {"still": share(still), "alarm": bool(still["moved"]), "found": found}
+    corners = np.array(cal.corners_px, np.float64)
+    width = float(np.linalg.norm(corners[1] - corners[0]))
+    found, follow = [], []
+    for k, m in enumerate(MOVES):
+        off = moved(cal, m, k % 2 == 1, rng)
+        found.append(bool(check_drift(image, off)["moved"]))
+        if cal.view is not None:
+            back = followed(off, image)
+            follow.append(
+                1.0
+                if back is None
+                else float(np.linalg.norm(np.array(back.corners_px) - corners, axis=1).max())
+                / width
+            )
+    return {"still": share(still), "alarm": bool(still["moved"]), "found": found, "follow": follow}
 
 
 def rendered(job: tuple[str, int, object]) -> dict[str, object]:
@@ -146,6 +158,7 @@ def real(folder: Path) -> tuple[list[str], dict[str, float]]:
     figures = {f"real_{m}_{k}": 0.0 for m in METHODS for k in ("alarms", "checked")}
     found_calls = {m: [0] * len(MOVES) for m in METHODS}
     photos = []
+    follows: list[list[float]] = []
     for n, entry in enumerate(board_labels(folder)):
         image = cv2.imread(str(folder / entry["image"]))
         if image is None:
@@ -159,6 +172,8 @@ def real(folder: Path) -> tuple[list[str], dict[str, float]]:
             figures[f"real_{method}_checked"] += 1
             for k, f in enumerate(got["found"]):  # type: ignore[arg-type]
                 found_calls[method][k] += bool(f)
+            if method == "view":
+                follows.append(list(got["follow"]))  # type: ignore[call-overload]
             text += f" {method} {float(got['still']):.2%}" + (" MOVED" if got["alarm"] else "")
         try:
             corners = find_board(image).corners
@@ -201,6 +216,17 @@ def real(folder: Path) -> tuple[list[str], dict[str, float]]:
         big = [f for f, m in zip(found_calls[method], MOVES, strict=True) if m >= BIG]
         figures[f"real_{method}_found_share"] = sum(big) / (len(big) * max(1, len(photos)))
     figures["real_photos"] = float(len(photos))
+    if follows:
+        follow = np.array(follows, np.float64)
+        lines.insert(
+            0,
+            "  followed back to the board (calibrate --check -o), corners off by, median / "
+            "worst: "
+            + "  ".join(
+                f"{np.median(follow[:, k]):.2%}/{follow[:, k].max():.2%}" for k in range(len(MOVES))
+            ),
+        )
+        figures["real_view_follow_worst"] = float(follow.max())
     return lines, figures
 
 
@@ -266,6 +292,17 @@ def main() -> int:
             )
             if alarms or clutter:
                 print(f"  false alarms on boards {alarms}, with things over it {clutter}")
+            if method == "view":
+                follow = np.array([g["follow"] for g in got], np.float64)  # type: ignore[index]
+                print(
+                    "  followed back to the board (calibrate --check -o), corners off by,"
+                    " median / worst: "
+                    + "  ".join(
+                        f"{np.median(follow[:, k]):.2%}/{follow[:, k].max():.2%}"
+                        for k in range(len(MOVES))
+                    )
+                )
+                figures[f"{name}_view_follow_worst"] = float(follow.max())
             figures[f"{name}_{method}_alarms"] = float(len(alarms))
             figures[f"{name}_{method}_clutter_alarms"] = float(len(clutter))
             figures[f"{name}_{method}_alarm_share"] = len(alarms) / len(mine)

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.board_view import surface_now
+from calibration.board_view import locate
 from calibration.geometry import BoardGeometry
 from calibration.schema import Calibration, CalibrationError
 
@@ -311,11 +311,15 @@ def check_drift(
     report: dict[str, object] = {"method": "edges"}
     now = None
     if cal.view is not None:
-        now = surface_now(cal, image)
+        now = locate(cal, image)
         report = {"method": "view", "matched": now is not None}
         if now is not None:
             report["view_alike"] = round(now[1].alike, 4)
-    found = polish(image, expected) if now is None else now[0]
+    found = (
+        polish(image, expected)
+        if now is None
+        else BoardGeometry(now[0]).mm_to_px([(0, 0), (w, 0), (w, h), (0, h)])
+    )
     moves = np.linalg.norm(found - expected, axis=1)
     share = float(moves.max()) / width
     return report | {

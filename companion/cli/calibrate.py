@@ -96,7 +96,12 @@ def add_parsers(sub: Any) -> None:
     cal.add_argument(
         "--lens", help="a lens file from calibrate-lens (corners are then undistorted)"
     )
-    cal.add_argument("-o", "--output", help="the calibration file to write")
+    cal.add_argument(
+        "-o",
+        "--output",
+        help="the calibration file to write (with --check: CAL followed to where the board "
+        "now lies, by the view it recorded)",
+    )
     cal.add_argument(
         "--check",
         metavar="CAL",
@@ -250,6 +255,7 @@ class _Ambiguous(Exception):
 def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
     """Exit 0 while the calibration still fits the image, 1 when the camera or board moved."""
     # local: OpenCV and NumPy stay out of the start-up of the other commands
+    from calibration.board_view import followed
     from calibration.refine import MOVED_SHARE, check_drift
 
     tolerance = MOVED_SHARE if args.tolerance is None else args.tolerance / 100
@@ -259,13 +265,25 @@ def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
             f" (percent of the board's width), got {args.tolerance:g}"
         )
     cal = load(args.check)
-    report = check_drift(_read_image(args), cal, tolerance)
+    if args.output and cal.view is None:
+        raise CalibrationError(
+            f"{args.check} recorded no view of the board (made before 2026-12-06), so it "
+            "cannot be followed to where the board now lies (-o): calibrate again"
+        )
+    image = _read_image(args)
+    report = check_drift(image, cal, tolerance)
+    moved = followed(cal, image) if args.output else None
+    if args.output and moved is None:
+        raise CalibrationError(
+            "the board's view recorded at calibration matches nowhere in this frame: "
+            "nothing to follow (-o); calibrate again"
+        )
     if args.json:
         print(json.dumps(report), file=stdout)
     else:
         share = float(str(report["drift_of_width"])) * 100
         verdict = (
-            "the camera or the board has moved: calibrate again"
+            ("the camera or the board has moved" + ("" if moved else ": calibrate again"))
             if report["moved"]
             else "the calibration still fits"
         )
@@ -288,17 +306,20 @@ def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
                 f"board's width; moved is more than {tolerance * 100:g}%; {how}): {verdict}",
                 file=stdout,
             )
+    if moved is not None:
+        print(
+            "followed the board: the corners where it now lies, its sizes, orientation and "
+            "look as calibrated, the view recorded on this frame",
+            file=sys.stderr if args.json else stdout,
+        )
+        _write(moved, image, args, sys.stderr if args.json else stdout)
     return 1 if report["moved"] else 0
 
 
 def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     # local: OpenCV and NumPy stay out of the start-up of the other commands
-    import cv2
-
     from calibration.board_view import record
-    from calibration.geometry import BoardGeometry
     from calibration.lens import load_lens
-    from calibration.overlay import draw_overlay
 
     if args.check:
         return cmd_check(args, stdout)
@@ -355,6 +376,18 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     elsewhere = _checkers_elsewhere(image, seat, camera) if automatic else None
     for line in [w for w in (unchecked, uneven, elsewhere) if w] + _ends_off(seat):
         print(line, file=stdout)
+    _write(cal, image, args, stdout)
+    return 0
+
+
+def _write(cal: Calibration, image: np.ndarray, args: argparse.Namespace, stdout: TextIO) -> None:
+    """`cal` to `-o`, and its overlay on `image` beside it (or to `--overlay`)."""
+    # local: OpenCV stays out of the other commands' start-up
+    import cv2
+
+    from calibration.geometry import BoardGeometry
+    from calibration.overlay import draw_overlay
+
     output = Path(args.output)
     overlay = Path(args.overlay) if args.overlay else output.with_suffix(".overlay.png")
     try:
@@ -369,7 +402,6 @@ def cmd_calibrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
         "white's right-hand corner, white's dice section shaded orange",
         file=stdout,
     )
-    return 0
 
 
 START_REFUSAL = (

@@ -336,6 +336,47 @@ def test_calibrate_records_the_boards_view_and_check_matches_it(tmp_path: Path) 
     assert 0.01 < report["drift_of_width"] < 0.05
 
 
+def test_check_follows_a_moved_board_to_a_new_calibration(tmp_path: Path) -> None:
+    """`--check CAL FRAME -o NEW`: the camera turned 1.5 degrees; NEW has the corners where
+    the board now lies (within 0.5% of the width of the scene's truth), the view of this
+    frame, and checks still on it. Nothing is followed where the view matches nowhere, or
+    from a file that recorded none."""
+    pose = CameraPose(yaw_deg=12, tilt_deg=6)
+    start = tmp_path / "start.png"
+    cv2.imwrite(str(start), render(Scene(white=START, black=START, pose=pose)).image)
+    cal = tmp_path / "cal.json"
+    assert bg("calibrate", str(start), "-o", str(cal)).returncode == 0
+    scene = Scene(white=START, black=START, pose=replace(pose, yaw_deg=13.5))
+    turned = render(scene)
+    assert turned.calibration is not None
+    frame = tmp_path / "turned.png"
+    cv2.imwrite(str(frame), turned.image)
+    new = tmp_path / "new.json"
+    result = bg("calibrate", "--check", str(cal), str(frame), "-o", str(new))
+    assert result.returncode == 1, result.stderr
+    assert "followed the board" in result.stdout and new.exists()
+    assert (tmp_path / "new.overlay.png").exists()
+    truth = np.array(turned.calibration.corners_px)
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    got = load(new)
+    assert np.abs(np.array(got.corners_px) - truth).max() < 0.005 * width
+    assert got.view is not None and got.view != load(cal).view
+    assert bg("calibrate", "--check", str(new), str(frame)).returncode == 0
+    # a frame the view matches nowhere in: refused, nothing written
+    dark = tmp_path / "dark.png"
+    cv2.imwrite(str(dark), np.zeros_like(turned.image))
+    other = tmp_path / "other.json"
+    result = bg("calibrate", "--check", str(cal), str(dark), "-o", str(other))
+    assert result.returncode == 2 and "nothing to follow" in result.stderr
+    assert not other.exists()
+    # a calibration without the view
+    bare = tmp_path / "bare.json"
+    replace(load(cal), view=None).save(bare)
+    result = bg("calibrate", "--check", str(bare), str(frame), "-o", str(other))
+    assert result.returncode == 2 and "recorded no view of the board" in result.stderr
+    assert not other.exists()
+
+
 def test_check_calls_a_board_moved_beyond_its_tolerance_only(tmp_path: Path) -> None:
     """A calibration 0.6% of the width off the board's surface (less than the reader
     notices: it reads every rendered board exactly up to 1.5%) still fits by default, and
