@@ -291,13 +291,23 @@ def check_drift(
     """How far the playing surface's corners are from where `cal` puts them, in this image.
 
     Where `cal` recorded the board's view (`calibrate` does), the later frame's view is
-    matched against it (`calibration.board_view`); else the surface's edges are found
-    again round the corners (`polish`, `method` "edges"). Returns the corners found, the
-    largest move in pixels and as a share of the board's width, and whether that exceeds
-    `tolerance` (MOVED_SHARE, 1%, by default). Where the recorded view matches nowhere in
-    this frame's (`matched` false: the board moved further than the search reaches, or is
-    covered, or the light went out), it is called moved, with the edges' figures.
+    matched against it (`calibration.board_view.locate`); else the surface's edges are
+    found again round the corners (`polish`, `method` "edges"). Returns the corners found,
+    the largest move in pixels and as a share of the board's width, and whether that
+    exceeds `tolerance` (MOVED_SHARE, 1%, by default). Where the recorded view matches
+    nowhere in this frame's (`matched` false: the board moved further than the search
+    reaches, or is covered, or the light went out), it is called moved, with the edges'
+    figures.
     """
+    return measure_drift(image, cal, tolerance)[0]
+
+
+def measure_drift(
+    image: Image, cal: Calibration, tolerance: float = MOVED_SHARE
+) -> tuple[dict[str, object], Calibration | None]:
+    """`check_drift`'s report, and `cal` with its corners where the recorded view placed
+    the board (its view kept: the reference still), or None where it has no view or the
+    view matched nowhere."""
     size = (image.shape[1], image.shape[0])
     if size != cal.image_size:
         raise CalibrationError(
@@ -306,7 +316,8 @@ def check_drift(
         )
     geo = BoardGeometry(cal)
     w, h = cal.width_mm, cal.height_mm
-    expected = geo.mm_to_px([(0, 0), (w, 0), (w, h), (0, h)])
+    corners_mm = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
+    expected = geo.mm_to_px(corners_mm)
     width = float(np.linalg.norm(expected[1] - expected[0]))
     report: dict[str, object] = {"method": "edges"}
     now = None
@@ -315,17 +326,14 @@ def check_drift(
         report = {"method": "view", "matched": now is not None}
         if now is not None:
             report["view_alike"] = round(now[1].alike, 4)
-    found = (
-        polish(image, expected)
-        if now is None
-        else BoardGeometry(now[0]).mm_to_px([(0, 0), (w, 0), (w, h), (0, h)])
-    )
+    found = polish(image, expected) if now is None else BoardGeometry(now[0]).mm_to_px(corners_mm)
     moves = np.linalg.norm(found - expected, axis=1)
     share = float(moves.max()) / width
-    return report | {
+    report = report | {
         "corners_px": found.round(2).tolist(),
         "max_drift_px": round(float(moves.max()), 2),
         "drift_of_width": round(share, 5),
         "moved": share > tolerance or report.get("matched") is False,
         "tolerance_of_width": tolerance,
     }
+    return report, None if now is None else now[0]

@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import BoardGeometry
-from calibration.refine import check_drift
+from calibration.refine import measure_drift
 from calibration.schema import Calibration, CalibrationError
 from companion.follow import Follower, Glimpse
 from companion.live import history, legal_plays, shown
@@ -79,6 +79,8 @@ class Health:
     last_save: str | None = None
     camera_error: str | None = None
     drift_checked: float | None = None  # monotonic seconds of the last calibration check
+    # the last time the calibration followed a moved board, and by how much
+    followed: str | None = None
     _times: deque[float] = field(default_factory=lambda: deque(maxlen=60))
 
     def frame(self, now: float) -> None:
@@ -95,6 +97,7 @@ class Health:
             "frames": self.frames,
             "read": self.read,
             "drift": self.drift,
+            "followed": self.followed,
             "cube": self.cube,
             "last_save": self.last_save,
             "camera_error": self.camera_error,
@@ -137,18 +140,7 @@ class Session:
         self.geo = BoardGeometry(calibration) if calibration else None
         self.calibration = calibration
         self.referee = self._new_referee()
-        self.follower = (
-            Follower(
-                FrameReader(
-                    self.geo,
-                    dice=self.settings.dice,
-                    board=self.settings.board,
-                    motion=self.settings.motion,
-                )
-            )
-            if self.geo
-            else None
-        )
+        self.follower = self._follower(self.geo) if self.geo else None
         self.health = Health()
         self.seen = Seen()
         self.log: deque[Event] = deque(maxlen=LOG_SIZE)
@@ -163,6 +155,13 @@ class Session:
         self._t0 = time.monotonic()
         self._still = False
         self._last_bump = 0.0
+
+    def _follower(self, geo: BoardGeometry) -> Follower:
+        return Follower(
+            FrameReader(
+                geo, dice=self.settings.dice, board=self.settings.board, motion=self.settings.motion
+            )
+        )
 
     def _new_referee(self) -> Referee:
         match_id = self.match_id
@@ -399,14 +398,32 @@ class Session:
             return
         self.health.drift_checked = now
         try:
-            found = check_drift(image, self.calibration)
-            self.health.drift = {
-                "moved": bool(found["moved"]),
-                "drift_of_width": found["drift_of_width"],
-            }
+            found, located = measure_drift(image, self.calibration)
         except (CalibrationError, cv2.error, ValueError) as e:
             self.health.drift = {"moved": None, "error": str(e)}
+        else:
+            followed = bool(found["moved"]) and located is not None
+            if followed:
+                assert located is not None
+                self._follow(located)
+                share = float(str(found["drift_of_width"])) * 100
+                self.health.followed = f"{time.strftime('%H:%M:%S')}, {share:.1f}%"
+            self.health.drift = {
+                "moved": bool(found["moved"]) and not followed,
+                "drift_of_width": found["drift_of_width"],
+                "followed": followed,
+            }
         self._bump()
+
+    def _follow(self, cal: Calibration) -> None:
+        """The board or camera moved and the view recorded at calibration placed the board
+        anew: read from here on with `cal` (its corners where the board now lies, the
+        recorded view still the reference). Called between readings, on the reading
+        thread: the next frame is read afresh; the referee's game goes on."""
+        geo = BoardGeometry(cal)
+        follower = self._follower(geo)
+        with self.lock:
+            self.calibration, self.geo, self.follower = cal, geo, follower
 
     # --- the cube unit --------------------------------------------------------------------
     def run_cube(self, link: CubeUnit, status: Callable[[], str]) -> None:

@@ -117,3 +117,64 @@ def test_frames_of_another_size_than_the_calibration_are_refused_clearly(tmp_pat
     assert "1280x720" in error and "1920x1080" in error
     assert session.state()["health"]["frames"] == 0  # nothing was read from them
     session.close()
+
+
+def test_a_session_follows_a_bumped_camera_and_reads_on(tmp_path: Path) -> None:
+    """`run`'s check of a still frame: the camera turned 1.5 degrees since `calibrate`
+    recorded the board's view; the session reads on with the calibration followed to the
+    board (within 0.5% of the width of the scene's truth), the page says so, and the
+    board still reads as the starting position."""
+    from dataclasses import replace
+
+    from calibration.board_view import record
+    from sim import START, CameraPose, Scene
+
+    pose = CameraPose(yaw_deg=12, tilt_deg=6)
+    start = render(Scene(white=START, black=START, pose=pose, image_size=(1280, 720)))
+    assert start.calibration is not None
+    cal = replace(start.calibration, view=record(start.image, start.calibration))
+    bumped = render(
+        Scene(white=START, black=START, pose=replace(pose, yaw_deg=13.5), image_size=(1280, 720))
+    )
+    assert bumped.calibration is not None
+    session = Session(tmp_path / "m.db", MatchRules(length=5), calibration=cal)
+    for k in range(8):  # still frames: read, then checked
+        session.feed(bumped.image, k, k / 30)
+    assert session._still
+    session._maybe_check_drift(bumped.image)
+    health = session.state()["health"]
+    assert health["drift"]["followed"] is True and health["drift"]["moved"] is False
+    assert health["followed"] is not None and "%" in health["followed"]
+    assert session.calibration is not None and session.calibration.view == cal.view
+    truth = np.array(bumped.calibration.corners_px)
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    assert np.abs(np.array(session.calibration.corners_px) - truth).max() < 0.005 * width
+    assert session.follower is not None
+    reading = session.follower.reader.read_still(bumped.image).board
+    assert reading is not None
+    assert list(reading.white) == list(START) and list(reading.black) == list(START)
+    # checked again, nothing moved since: no move, nothing followed again
+    session.health.drift_checked = None
+    session._maybe_check_drift(bumped.image)
+    drift = session.state()["health"]["drift"]
+    assert drift["moved"] is False and drift["followed"] is False
+
+
+def test_a_session_without_the_view_says_moved_and_keeps_its_calibration(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from sim import START, CameraPose, Scene
+
+    pose = CameraPose(yaw_deg=12, tilt_deg=6)
+    start = render(Scene(white=START, black=START, pose=pose, image_size=(1280, 720)))
+    assert start.calibration is not None
+    bumped = render(
+        Scene(white=START, black=START, pose=replace(pose, yaw_deg=13.5), image_size=(1280, 720))
+    )
+    session = Session(tmp_path / "m.db", MatchRules(length=5), calibration=start.calibration)
+    for k in range(8):
+        session.feed(bumped.image, k, k / 30)
+    session._maybe_check_drift(bumped.image)
+    health = session.state()["health"]
+    assert health["drift"]["moved"] is True and health["drift"]["followed"] is False
+    assert health["followed"] is None and session.calibration is start.calibration

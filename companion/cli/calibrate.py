@@ -255,8 +255,8 @@ class _Ambiguous(Exception):
 def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
     """Exit 0 while the calibration still fits the image, 1 when the camera or board moved."""
     # local: OpenCV and NumPy stay out of the start-up of the other commands
-    from calibration.board_view import followed
-    from calibration.refine import MOVED_SHARE, check_drift
+    from calibration.board_view import record
+    from calibration.refine import MOVED_SHARE, measure_drift
 
     tolerance = MOVED_SHARE if args.tolerance is None else args.tolerance / 100
     if not TOLERANCE_RANGE[0] <= tolerance <= TOLERANCE_RANGE[1]:
@@ -271,8 +271,11 @@ def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
             "cannot be followed to where the board now lies (-o): calibrate again"
         )
     image = _read_image(args)
-    report = check_drift(image, cal, tolerance)
-    moved = followed(cal, image) if args.output else None
+    report, located = measure_drift(image, cal, tolerance)
+    moved = None
+    if args.output and located is not None:
+        moved = replace(located, view=None)
+        moved = replace(moved, view=record(image, moved))
     if args.output and moved is None:
         raise CalibrationError(
             "the board's view recorded at calibration matches nowhere in this frame: "

@@ -60,6 +60,7 @@
     parts.push(h.source === "none" ? "no camera" : `camera ${h.fps.toFixed(0)} fps`);
     if (h.camera_error) parts.push(`camera error: ${h.camera_error}`);
     if (h.drift) parts.push(h.drift.moved ? "⚠ the board or camera moved: calibrate again" : h.drift.moved === null ? "calibration not checked" : "calibration OK");
+    if (h.followed) parts.push(`the board or camera moved (${h.followed}): the calibration followed it`);
     parts.push(h.cube === "none" ? "no cube unit" : `cube unit ${h.cube}`);
     parts.push(h.last_save ? `saved ${h.last_save}` : "nothing saved yet");
     $("health").textContent = parts.join(" · ");
