@@ -56,6 +56,8 @@ ROBUST_PASSES = 3
 ALIKE = 3.0  # of the median difference: pixels kept as alike in both views
 SIMILAR = 0.02  # how far from a turn and a scale an affine motion may be (its shear)
 FOLLOW_ROUNDS = 3  # matches made at most to place a moved board (`locate`)
+ALIASES = (0, -1, 1, -2, 2)  # points along the tiles' motion tried as starts
+REFINED = 2  # starts refined, the least unlike first
 SETTLED = 0.001  # of the width: a match that moves the corners less ends them
 _ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 100, 1e-5)
 
@@ -178,18 +180,30 @@ def _ecc(
     return float(alike), np.asarray(out, np.float64)
 
 
-def register(ref: Image, cur: Image) -> Motion | None:
-    """The motion that carries `ref` (the recorded view) onto `cur` (a later frame's, of the
-    same size); None where the two cannot be matched (the board is not where the view
-    was, or covered)."""
-    a, b = ref.astype(np.float32), cur.astype(np.float32)
-    coarse = _coarse(a, b)
-    if coarse is None:
-        return None
-    warp, tiles = coarse
+def _whole(ref: NDArray[np.float32], cur: NDArray[np.float32]) -> FloatArray:
+    """The shift that best lays the recorded view's middle on the later view, at a quarter
+    of its resolution, within SEARCH of the width (the whole board at once: the bar and
+    the ends, which no point's repeating pattern imitates)."""
+    a = cv2.resize(ref, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    b = cv2.resize(cur, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    reach = max(2, round(SEARCH * a.shape[1] / (1 + 2 * MARGIN_SHARE)))
+    padded = cv2.copyMakeBorder(b, reach, reach, reach, reach, cv2.BORDER_REPLICATE)
+    middle = a[reach:-reach, reach:-reach]
+    _, _, _, at = cv2.minMaxLoc(cv2.matchTemplate(padded, middle, cv2.TM_CCOEFF_NORMED))
+    shift = (np.array(at, np.float64) - reach) * 4
+    return np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]]])
+
+
+def _refined(
+    a: NDArray[np.float32], b: NDArray[np.float32], warp: FloatArray
+) -> tuple[FloatArray, float, NDArray[np.uint8]] | None:
+    """From a coarse motion: the turn and shift fitted on the pixels alike in both views
+    (then an affine motion where it fits as well and is near a turn and a scale), as a
+    3 x 3 matrix; ECC's correlation; the pixels kept. None where ECC finds no fit."""
+    warp = warp.copy()
     warp[:, :2] /= np.sqrt(abs(np.linalg.det(warp[:, :2])))  # a turn: ECC's Euclidean motion
-    # the pixels alike under the motion so far, twice and again: checkers moved, dice,
-    # a hand or a cup left out (the whole view's fit can follow a large hand)
+    # the pixels alike under the motion so far, and again: checkers moved, dice, a hand or
+    # a cup left out (the whole view's fit can follow a large hand)
     alike: float | None = None
     mask = _alike(a, b, warp)
     for _ in range(ROBUST_PASSES):
@@ -209,24 +223,71 @@ def register(ref: Image, cur: Image) -> Motion | None:
         shear = max(abs(lin[0, 0] - lin[1, 1]), abs(lin[0, 1] + lin[1, 0]))
         if affine_alike >= alike - 0.005 and shear < SIMILAR:
             alike, warp = affine_alike, affine
-    full = np.vstack([warp, [0.0, 0.0, 1.0]])
-    return Motion(full, alike, float(mask.mean()), tiles)
+    return np.vstack([warp, [0.0, 0.0, 1.0]]), alike, mask
+
+
+def register(ref: Image, cur: Image, pitch_px: float | None = None) -> Motion | None:
+    """The motion that carries `ref` (the recorded view) onto `cur` (a later frame's, of the
+    same size); None where the two cannot be matched (the board is not where the view
+    was, or covered).
+
+    The board's points repeat every `pitch_px` along its width (the view's x): tiles among
+    the points match as well a point or two along, and where most tiles lie among them
+    their motion can be off by as much (on 2 of 200 rendered boards moved 8%, by two
+    points). So the starts are the tiles' motion, the same a point and two points either
+    way along, and the whole view's best shift; each is judged by how unlike the two views
+    are under it, over the whole view (the mean difference: where the points lie on
+    points but the bar and the ends do not, it is larger; a hand over the board counts
+    alike for every start), and the two least unlike are refined; the refined motion under
+    which the views are least unlike is taken."""
+    a, b = ref.astype(np.float32), cur.astype(np.float32)
+    coarse = _coarse(a, b)
+    if coarse is None:
+        return None
+    warp, tiles = coarse
+    starts = [_whole(a, b)]
+    for k in ALIASES if pitch_px else (0,):
+        moved = warp.copy()
+        moved[0, 2] += k * (pitch_px or 0.0)
+        starts.append(moved)
+    ranked = sorted(starts, key=lambda w: _misfit(a, b, w))
+    best: tuple[float, FloatArray, float, NDArray[np.uint8]] | None = None
+    for start in ranked[:REFINED]:
+        fit = _refined(a, b, start)
+        if fit is None:
+            continue
+        misfit = _misfit(a, b, fit[0])
+        if best is None or misfit < best[0]:
+            best = (misfit, *fit)
+    if best is None:
+        return None
+    return Motion(best[1], best[2], float(best[3].mean()), tiles)
+
+
+def _difference(a: NDArray[np.float32], b: NDArray[np.float32], warp: FloatArray) -> FloatArray:
+    """How unlike `a` is `b` carried back by `warp` (2 x 3 or 3 x 3), pixel by pixel: both
+    standardised, their difference lightly blurred."""
+    size = (a.shape[1], a.shape[0])
+    flags = cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP
+    if warp.shape[0] == 3:
+        back = cv2.warpPerspective(b, warp, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    else:
+        back = cv2.warpAffine(b, warp, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    za = (a - a.mean()) / (a.std() + 1e-6)
+    zb = (back - back.mean()) / (back.std() + 1e-6)
+    return np.asarray(cv2.GaussianBlur(np.abs(za - zb), (0, 0), 2), np.float64)
 
 
 def _alike(a: NDArray[np.float32], b: NDArray[np.float32], warp: FloatArray) -> NDArray[np.uint8]:
-    """The pixels of `a` that `b`, carried back by `warp`, shows alike (both standardised)."""
-    back = cv2.warpAffine(
-        b,
-        warp.astype(np.float32),
-        (a.shape[1], a.shape[0]),
-        flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    za = (a - a.mean()) / (a.std() + 1e-6)
-    zb = (back - back.mean()) / (back.std() + 1e-6)
-    diff = cv2.GaussianBlur(np.abs(za - zb), (0, 0), 2)
+    """The pixels of `a` that `b`, carried back by `warp`, shows alike."""
+    diff = _difference(a, b, warp)
     # (two identical views differ by nothing anywhere: all of them kept)
     return np.asarray(diff <= max(ALIKE * float(np.median(diff)), 0.01), np.uint8)
+
+
+def _misfit(a: NDArray[np.float32], b: NDArray[np.float32], warp: FloatArray) -> float:
+    """The mean difference of the two views under `warp`."""
+    return float(_difference(a, b, warp).mean())
 
 
 def surface_now(cal: Calibration, image: Image) -> tuple[FloatArray, Motion] | None:
@@ -237,7 +298,8 @@ def surface_now(cal: Calibration, image: Image) -> tuple[FloatArray, Motion] | N
     assert cal.view is not None
     ref = recorded(cal)
     s, m = cal.view.px_per_mm, cal.view.margin_mm
-    motion = register(ref, board_view(image, cal, s, m))
+    pitch = (cal.width_mm - cal.bar_width_mm) / 12 * s  # a point's width, view px
+    motion = register(ref, board_view(image, cal, s, m), pitch)
     if motion is None:
         return None
     w, h = cal.width_mm, cal.height_mm
