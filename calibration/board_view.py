@@ -13,22 +13,27 @@ This does not rest on finding the surface's edges again (which on real boards is
 than a point or a frame's bevel allows: up to 1.2% of the width on the development
 photos), and it sees moves of any size up to `SEARCH` of the width (the edges' search
 reaches about 2%: beyond, it settled on the next line and called a board moved by 8%
-still in place on 4-10 of 60 rendered boards).
+still in place on 7-14 of 100 rendered boards of each set).
 
-The motion, in three steps:
+The motion (`register`):
 1. Coarse: each of `TILES` x `TILES` tiles of the recorded view, at half its resolution,
    is looked for in the later view within `SEARCH` of the width (normalised
    correlation); the similarity (turn, scale, shift) most tiles agree with (RANSAC)
-   is taken. Tiles under a hand or a cup, or where checkers moved, disagree and are left
-   out; the points' repeating pattern fools a tile, not most of them.
-2. Fine: from there, the turn and shift that make the two views alike (OpenCV's ECC,
-   which no change of the light's brightness or contrast affects), at half and then full
-   resolution; then again twice on the pixels alike in both (`ROBUST_PASSES`: those
-   whose difference is within `ALIKE` times the median's), so that checkers moved, dice
-   and hands do not pull it.
-3. An affine motion (scale and aslant too: a camera raised, lowered or tilted) is taken
-   instead where it fits at least as well and stays within `SIMILAR` of a turn and a
-   scale (a real move of the camera or board is near one; a shear is a misfit).
+   is taken. Tiles under a hand or a cup, or where checkers moved, disagree and drop out.
+2. The points repeat along the board's width, so most tiles can agree on a motion a
+   point or two off: the starts are the tiles' motion, the same `ALIASES` points along,
+   and the whole view's best shift; the `REFINED` under which the two views differ least
+   over the whole view (their mean difference) are refined.
+3. Fine: the turn and shift that make the two views alike (OpenCV's ECC, which no change
+   of the light's brightness or contrast affects), `ROBUST_PASSES` times on the pixels
+   alike in both under the motion so far (those whose difference is within `ALIKE` times
+   the median's), so that checkers moved, dice and hands do not pull it; then an affine
+   motion (a camera raised, lowered or tilted scales the board) where it fits at least as
+   well and stays within `SIMILAR` of a turn and a scale (a shear is a misfit). Of the
+   refined starts, the one under which the views differ least is taken.
+
+`locate` matches again from where each match put the corners, until they settle: the
+place a moved board now has, as `calibrate --check -o` writes it and `run` follows it.
 """
 
 from __future__ import annotations
