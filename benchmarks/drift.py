@@ -47,10 +47,10 @@ import cv2
 import numpy as np
 from benchkit import Floor, check, shared_data
 
-from calibration.board_view import followed, record
+from calibration.board_view import record
 from calibration.detect import AmbiguousBoard, BoardNotFound, find_board
 from calibration.geometry import BoardGeometry
-from calibration.refine import check_drift
+from calibration.refine import check_drift, measure_drift
 from calibration.schema import Calibration
 from companion.rules.sample import random_positions
 from sim import START, corners_moved, random_scene, render, with_soft_points, with_trays
@@ -94,10 +94,9 @@ def calls(image: np.ndarray, cal: Calibration, seed: int) -> dict[str, object]:
     width = float(np.linalg.norm(corners[1] - corners[0]))
     found, follow = [], []
     for k, m in enumerate(MOVES):
-        off = moved(cal, m, k % 2 == 1, rng)
-        found.append(bool(check_drift(image, off)["moved"]))
+        report, back = measure_drift(image, moved(cal, m, k % 2 == 1, rng))
+        found.append(bool(report["moved"]))
         if cal.view is not None:
-            back = followed(off, image)
             follow.append(
                 1.0
                 if back is None

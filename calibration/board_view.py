@@ -342,14 +342,3 @@ def locate(cal: Calibration, image: Image) -> tuple[Calibration, Motion] | None:
         if step < SETTLED * width:
             break
     return None if motion is None else (current, motion)
-
-
-def followed(cal: Calibration, image: Image) -> Calibration | None:
-    """`cal` followed to where the board now lies in `image` (`locate`), with the view
-    recorded anew on `image`; its sizes, orientation, lens and learnt look kept. None
-    where the views cannot be matched."""
-    found = locate(cal, image)
-    if found is None:
-        return None
-    moved = replace(found[0], view=None)
-    return replace(moved, view=record(image, moved))

@@ -257,6 +257,13 @@ def _pair(value: Any, where: str) -> Point:
     return _number(value[0], where), _number(value[1], where)
 
 
+def _base64(text: Any, where: str) -> bytes:
+    try:
+        return base64.b64decode(text.encode("ascii"), validate=True)
+    except (AttributeError, UnicodeEncodeError, binascii.Error):
+        raise CalibrationError(f"{where}: expected base64 text") from None
+
+
 def _lab(value: Any, where: str) -> Lab:
     if not isinstance(value, list) or len(value) != 3:
         raise CalibrationError(f"{where}: expected [L*, a*, b*], got {value!r}")
@@ -313,11 +320,7 @@ def _dice_marks(value: Any, where: str) -> tuple[DiceMark, ...]:
         side = _get(mark, "side", at)
         if isinstance(side, bool) or not isinstance(side, int):
             raise CalibrationError(f"{at}.side: expected a whole number, got {side!r}")
-        text = _get(mark, "grey", at)
-        try:
-            grey = base64.b64decode(text.encode("ascii"), validate=True)
-        except (AttributeError, UnicodeEncodeError, binascii.Error):
-            raise CalibrationError(f"{at}.grey: expected base64 text") from None
+        grey = _base64(_get(mark, "grey", at), f"{at}.grey")
         px = _number(_get(mark, "px_per_mm", at), f"{at}.px_per_mm")
         out.append(DiceMark(x, y, px, side, grey))
     return tuple(out)
@@ -325,13 +328,8 @@ def _dice_marks(value: Any, where: str) -> tuple[DiceMark, ...]:
 
 def _view(block: Any) -> BoardView:
     """The view block's values, typed (their bounds: `check_view`)."""
-    text = _get(block, "grey_png", "view")
-    try:
-        png = base64.b64decode(text.encode("ascii"), validate=True)
-    except (AttributeError, UnicodeEncodeError, binascii.Error):
-        raise CalibrationError("view.grey_png: expected base64 text") from None
     return BoardView(
-        png=png,
+        png=_base64(_get(block, "grey_png", "view"), "view.grey_png"),
         px_per_mm=_number(_get(block, "px_per_mm", "view"), "view.px_per_mm"),
         margin_mm=_number(_get(block, "margin_mm", "view"), "view.margin_mm"),
     )

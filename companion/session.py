@@ -403,8 +403,7 @@ class Session:
             self.health.drift = {"moved": None, "error": str(e)}
         else:
             followed = bool(found["moved"]) and located is not None
-            if followed:
-                assert located is not None
+            if found["moved"] and located is not None:
                 self._follow(located)
                 share = float(str(found["drift_of_width"])) * 100
                 self.health.followed = f"{time.strftime('%H:%M:%S')}, {share:.1f}%"

@@ -272,10 +272,8 @@ def cmd_check(args: argparse.Namespace, stdout: TextIO) -> int:
         )
     image = _read_image(args)
     report, located = measure_drift(image, cal, tolerance)
-    moved = None
-    if args.output and located is not None:
-        moved = replace(located, view=None)
-        moved = replace(moved, view=record(image, moved))
+    # followed: the view recorded anew on this frame (`record` reads only the corners)
+    moved = replace(located, view=record(image, located)) if args.output and located else None
     if args.output and moved is None:
         raise CalibrationError(
             "the board's view recorded at calibration matches nowhere in this frame: "
