@@ -20,9 +20,10 @@
    about as well (`AmbiguousBoard.candidates`): `calibrate` lets the starting position
    choose between them. Where no triangle edge shows at the layout's best place
    (`POINTS_SEEN`: soft or bowed points, teardrops), the points are placed by their
-   colours instead (`calibration.layout_colour`), within the frame's inner edge (on a
-   board cut by the picture's edge where none was found, within its outline), the same
-   way: the best place, or the places they fit about as well.
+   colours instead (`calibration.layout_colour`), within the frame's inner edge, the same
+   way: the best place, or the places they fit about as well. On a board cut by the
+   picture's edge (searched within its outline where no inner edge was found) the places
+   the colours fit are only named, first, in the refusal.
 4. Sub-pixel at full resolution: each side's colour step located at half height
    along its normal, fitted again robustly.
 
@@ -479,16 +480,17 @@ def find_board(image: Image) -> Detection:
     # A board cut by the picture's edge may have no frame's edge found: its colours are
     # then searched within its outline (one side of it the picture's edge).
     area = inner if inner is not None or not cut else outline
+    by_colour: tuple[FloatArray, ...] = ()
     if area is not None and not _points_seen(found):
         # No triangle edge shows where the points' layout fits best (teardrops, soft
         # points): where their colours place them elsewhere than the edges do, and fit
         # the edges' place clearly worse (not among the places they fit nearly as well,
         # `layout_fit.ALTERNATIVE`), the surface lies there, if in view with some frame
-        # beyond it (`_by_colour`). So too on a board cut by the picture's edge, where the
-        # frame's edge and the edges' layout must otherwise agree (below): on 100 rendered
-        # open cases with soft points, each cut at one side, `calibrate` wrote corners
-        # within 1% on 74, refused 17 (61 and 32 before; 2026-12-06, benchmarks/calibrate.py
-        # --cut --trays --soft-points).
+        # beyond it (`_by_colour`). On a board cut by the picture's edge the colours'
+        # places are only offered, first, with the edges' (below): there no triangle edge
+        # may show because the edges' layout is off, not the points soft, and the colours
+        # then fit best a place in view a point or more off (a surface 1% of its width
+        # from the picture's edge was so taken, 10% off).
         colour = layout_colour.fit(small, area, () if found is None else (found.best,))
         if colour is not None and not (
             found is not None
@@ -497,17 +499,28 @@ def find_board(image: Image) -> Detection:
                 for layout in (colour.best, *colour.alternatives)
             )
         ):
-            return _by_colour(image, bgr, colour, scale, outline)
+            if not cut:
+                return _by_colour(image, bgr, colour, scale, outline)
+            by_colour = _surfaces(bgr, colour, scale)
     wins = found is not None and _layout_wins(found, inner, small.shape[:2])
     if cut and (
         inner is None or found is None or not layout_fit.near(inner, found.best.quad, SAME)
     ):
         # Cut by the image's edge, the outline is no help: only a surface on which the
         # frame's inner edge and the points' layout agree is taken; else the places the
-        # layout fits are named, for the starting position to decide between.
-        if found is None:
+        # colours and the layout fit are named, for the starting position to decide
+        # between. On 100 rendered open cases with soft points, each cut at one side,
+        # `calibrate` so wrote corners within 1% on 73, refused 18 (the layout's places
+        # alone: 61 and 32; 2026-12-06, benchmarks/calibrate.py --cut --trays --soft-points).
+        edges = () if found is None else _surfaces(bgr, found, scale)
+        places = by_colour + tuple(
+            quad
+            for quad in edges
+            if not any(layout_fit.near(quad, c, layout_fit.DISTINCT) for c in by_colour)
+        )
+        if not places:
             raise BoardNotFound(CUT_UNSURE)
-        raise AmbiguousBoard(CUT_UNSURE, _surfaces(bgr, found, scale))
+        raise AmbiguousBoard(CUT_UNSURE, places)
     if found is not None and wins:
         inner, score = clockwise(found.best.quad), found.best.score
     elif found is not None and inner is not None and _layout_elsewhere(found):
@@ -522,6 +535,8 @@ def find_board(image: Image) -> Detection:
             raise AmbiguousBoard(str(failure), _surfaces(bgr, found, scale))
         raise failure
     if cut and not _in_view(inner / scale, image.shape):
+        if by_colour:  # the case, trays and all, taken for the surface: the colours' places
+            raise AmbiguousBoard(NOT_IN_VIEW, by_colour)
         raise BoardNotFound(NOT_IN_VIEW)
     if cut and _too_oblique(inner):
         raise BoardNotFound(OBLIQUE)

@@ -100,14 +100,14 @@ def test_an_open_case_with_soft_points_is_found_by_their_colours(board: int) -> 
     assert corner_error(np.array(seat.cal.corners_px), truth) <= 0.005
 
 
-def test_a_cut_open_case_with_soft_points_is_placed_by_their_colours() -> None:
+def test_a_cut_open_case_with_soft_points_offers_the_places_their_colours_fit() -> None:
     """`benchmarks/calibrate.py --cut --trays --soft-points`'s board 21: an open case with
     soft points, its frame cut at the bottom. The frame's edge and the edges' layout
-    disagree there, and before a cut board's points were placed by their colours it was
-    refused (`CUT_UNSURE`), and so was `calibrate`: the places the edges' layout fits lie
-    12-30% off, too far for the starting position's checkers to place the surface from.
-    Now the colours' places (8.7% and 10.8% off: the trays are lined as the surface is)
-    are near enough, and the checkers put the surface right."""
+    disagree there, so the board is refused as cut (`CUT_UNSURE`), naming the places for
+    the starting position to decide between. Before, those were the edges' layout's alone,
+    12-30% off, too far for the start's checkers to place the surface from, and `calibrate`
+    refused too. Now the colours' places come first (8.7% and 10.8% off: the trays are lined
+    as the surface is), near enough: the checkers put the surface right."""
     rng, trays, soft = random.Random(2026), random.Random(2027), random.Random(2028)
     scenes = [with_soft_points(with_trays(random_scene(rng), trays), soft) for _ in range(22)]
     r = render(scenes[21])
@@ -116,11 +116,12 @@ def test_a_cut_open_case_with_soft_points_is_placed_by_their_colours() -> None:
     image, truth = cut_image(r.image, r.raw_corners, 21 % 4, share)
     with pytest.raises(detect.AmbiguousBoard) as refused:
         detect.find_board(image)
-    assert str(refused.value) == detect.BY_COLOUR
+    assert str(refused.value) == detect.CUT_UNSURE
     candidates = list(refused.value.candidates)
-    assert min(corner_error(c, truth) for c in candidates) > 0.05
+    errors = [corner_error(c, truth) for c in candidates]
+    assert errors[0] < 0.1 and min(errors) > 0.05, errors
     seat = choose_corners(
-        image, candidates, default_arguments(), None, detect.BY_COLOUR, io.StringIO()
+        image, candidates, default_arguments(), None, detect.CUT_UNSURE, io.StringIO()
     )
     assert corner_error(np.array(seat.cal.corners_px), truth) <= 0.005
 
