@@ -126,6 +126,31 @@ def test_a_cut_open_case_with_soft_points_offers_the_places_their_colours_fit() 
     assert corner_error(np.array(seat.cal.corners_px), truth) <= 0.005
 
 
+def test_a_cut_open_case_taken_whole_names_the_places_its_colours_fit() -> None:
+    """`benchmarks/calibrate.py --cut --trays --soft-points`'s board 14: the frame's edge
+    and the edges' layout agree on the whole case, trays and all, which reaches the
+    picture's edge (`NOT_IN_VIEW`). That refusal named no place before; now it names the
+    places the points' colours fit, and the starting position takes the surface from them."""
+    board = 14
+    rng, trays, soft = random.Random(2026), random.Random(2027), random.Random(2028)
+    scenes = [
+        with_soft_points(with_trays(random_scene(rng), trays), soft) for _ in range(board + 1)
+    ]
+    r = render(scenes[board])
+    assert r.raw_corners is not None
+    share = float(np.random.default_rng(2026 + board).uniform(0.025, 0.06))
+    image, truth = cut_image(r.image, r.raw_corners, board % 4, share)
+    with pytest.raises(detect.AmbiguousBoard) as refused:
+        detect.find_board(image)
+    assert str(refused.value) == detect.NOT_IN_VIEW
+    candidates = list(refused.value.candidates)
+    assert candidates
+    seat = choose_corners(
+        image, candidates, default_arguments(), None, detect.NOT_IN_VIEW, io.StringIO()
+    )
+    assert corner_error(np.array(seat.cal.corners_px), truth) <= 0.005
+
+
 def test_points_whose_edges_show_are_not_placed_by_their_colours() -> None:
     # A board with sharp triangles is found as before: the colours are not consulted.
     image, truth, _ = start_board()
