@@ -402,9 +402,10 @@ class Session:
         except (CalibrationError, cv2.error, ValueError) as e:
             self.health.drift = {"moved": None, "error": str(e)}
         else:
-            followed = bool(found["moved"]) and located is not None
+            followed = False
             if found["moved"] and located is not None:
                 self._follow(located)
+                followed = True
                 share = float(str(found["drift_of_width"])) * 100
                 self.health.followed = f"{time.strftime('%H:%M:%S')}, {share:.1f}%"
             self.health.drift = {
