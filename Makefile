@@ -46,7 +46,7 @@ bench: install
 	$(BIN)/python benchmarks/occlusion.py --beside
 	$(BIN)/python benchmarks/referee.py
 	$(BIN)/python benchmarks/referee.py --noise
-	$(BIN)/python benchmarks/real.py
+	$(BIN)/python benchmarks/real.py --variants
 	$(BIN)/python benchmarks/table.py
 	$(BIN)/python benchmarks/watchers.py
 	$(BIN)/python benchmarks/hall.py

@@ -92,6 +92,42 @@ def test_plain_photos_are_tiled_into_mosaics_with_their_boxes(tmp_path: Path) ->
     assert mosaic[45, 60].tolist() == [150, 150, 150]  # the fourth photo, bottom right
 
 
+def test_a_board_photos_variants_move_its_labels_with_its_pixels(tmp_path: Path) -> None:
+    # `real.py --variants`: each variant's labels must still point at what they named, or
+    # its figures measure the labels, not the readers.
+    from real import VARIANTS, write_variant  # here: it loads the readers and their networks
+
+    (tmp_path / "images").mkdir()
+    photo = np.full((60, 80, 3), 40, np.uint8)
+    photo[10:16, 50:56] = (0, 0, 255)  # a red die at (52.5, 12.5)
+    photo[40:46, 12:18] = (255, 0, 0)  # a blue cube at (14.5, 42.5)
+    cv2.imwrite(str(tmp_path / "images" / "a.jpg"), photo)
+    corners = [[5.0, 5.0], [74.0, 5.0], [74.0, 54.0], [5.0, 54.0]]
+    entry = {
+        "image": "images/a.jpg",
+        "board": {"corners_px": corners, "width_mm": 530, "height_mm": 400},
+        "dice": [{"value": 3, "center_px": [52.5, 12.5]}],
+        "cube": {"value": 2, "center_px": [14.5, 42.5]},
+    }
+    for name in VARIANTS:
+        out = write_variant(tmp_path, [entry], name, tmp_path / name)
+        (label,) = [json.loads(x) for x in (out / "labels.jsonl").read_text().splitlines()]
+        image = cv2.imread(str(out / label["image"]))
+        assert label["image"] == "a.png"  # lossless: the change alone is measured
+        x, y = (round(v) for v in label["dice"][0]["center_px"])
+        b, g, r = (int(c) for c in image[y, x])
+        assert r > 100 and r > b + 60, (name, (x, y), (b, g, r))
+        x, y = (round(v) for v in label["cube"]["center_px"])
+        b, g, r = (int(c) for c in image[y, x])
+        assert b > 100 and b > r + 40, (name, (x, y), (b, g, r))
+        h, w = image.shape[:2]
+        for cx, cy in label["board"]["corners_px"]:
+            assert 0 <= cx < w and 0 <= cy < h
+    turned = json.loads((tmp_path / "turned" / "labels.jsonl").read_text())
+    assert turned["board"]["corners_px"][0] == [74.0, 54.0]  # the same corner, turned round
+    assert entry["dice"][0]["center_px"] == [52.5, 12.5]  # the labels given are not changed
+
+
 def test_the_board_benchmark_reads_several_seeds_in_one_run() -> None:
     # `--seed` takes several seeds: each seed's boards as that seed alone draws them, one
     # line per seed, then the figures over all of them.
