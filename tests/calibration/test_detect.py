@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.detect import BoardNotFound, find_board
+from calibration.detect import BoardNotFound, _frames, _outline, find_board
 from sim import START, STYLES, CameraPose, Look, Scene, cut_image, random_scene, render
 
 
@@ -153,3 +153,24 @@ def test_a_cut_board_whose_layout_leaves_the_frames_edge_names_the_places_it_fit
         image, list(refused.value.candidates), default_arguments(), None, CUT_UNSURE, io.StringIO()
     )
     assert corner_error(np.array(seat.cal.corners_px), truth) <= 0.005
+
+
+def test_the_layout_is_searched_within_the_regions_box_where_its_outline_leans() -> None:
+    # The region loses the parts of a case that look like the table (test1 of
+    # board_real_dev: a black case and black points on a dark cloth), and its outline then
+    # leans into the surface; the region's upright box is searched too.
+    region = np.zeros((300, 400), np.uint8)
+    region[40:260, 60:340] = 1
+    whole = _frames(region, _outline(region))
+    assert len(whole) == 1  # a whole region: its outline is its box
+    lost = region.copy()
+    for y in range(40, 140):  # a wedge lost at the top-left corner
+        lost[y, 60 : 60 + (140 - y) * 2] = 0
+    outline = _outline(lost)
+    frames = _frames(lost, outline)
+    assert len(frames) == 2 and frames[0] is outline
+    ys, xs = np.nonzero(lost)
+    box = frames[1]
+    assert box[:, 0].min() == xs.min() and box[:, 0].max() == xs.max()
+    assert box[:, 1].min() == ys.min() and box[:, 1].max() == ys.max()
+    assert np.abs(outline - box).max() > 20  # the outline leant where the corner was lost
