@@ -101,7 +101,8 @@ def gradients(image: Image, sigma: float = 1.0) -> Gradients:
 
 def _segments(bar: float, tip: float) -> tuple[FloatArray, int]:
     """The canonical layout's lines (S x 2 ends x (u, v)): 48 triangle edges, the bar's
-    and the ends' 4 lines, the 2 base lines, then 8 phantom edges; and the number of
+    and the ends' 4 lines, the 2 base lines, then 8 phantom edges beyond the ends (and 8
+    within the bar where it is wide enough to hold a point); and the number of
     triangle edges."""
     p = (1 - bar) / 12
     segs: list[tuple[tuple[float, float], tuple[float, float]]] = []
@@ -114,11 +115,17 @@ def _segments(bar: float, tip: float) -> tuple[FloatArray, int]:
         segs.append(((u, 0.02), (u, 0.98)))
     for v in (0.0, 1.0):
         segs.append(((0.02, v), (0.98, v)))
-    for a in (-p, 1.0):
+    # phantom points one beyond each end (their edges kept off the end line); and, on a
+    # bar wide enough to hold one, one beside each of its edges (a half a point along,
+    # the bar a point wider, would show a point there)
+    phantoms = [(-p, PHANTOM_INSET), (1.0, PHANTOM_INSET)]
+    if bar >= p:
+        phantoms += [((1 - bar) / 2, 0.0), ((1 + bar) / 2 - p, 0.0)]
+    for a, inset in phantoms:
         for base, top in ((0.0, tip), (1.0, 1 - tip)):
             c = a + p / 2
-            segs += [((a + PHANTOM_INSET * p, base), (c, top))]
-            segs += [((a + p - PHANTOM_INSET * p, base), (c, top))]
+            segs += [((a + inset * p, base), (c, top))]
+            segs += [((a + p - inset * p, base), (c, top))]
     return np.array(segs, dtype=np.float64), 48
 
 
@@ -162,7 +169,10 @@ def _apply(hs: FloatArray, pts: FloatArray) -> FloatArray:
 def scores(grads: Gradients, quads: FloatArray, bar: float, tip: float) -> FloatArray:
     """The layout's score for each quad (Q x 4 x 2, first side along the point bases)."""
     ridge, tri = _ridges_along(grads, quads, bar, tip)
-    phantom = np.clip(ridge[:, tri + 6 :], 0, None).mean(1)
+    phantoms = np.clip(ridge[:, tri + 6 :], 0, None)
+    phantom = phantoms[:, :8].mean(1)  # beyond the ends
+    if phantoms.shape[1] > 8:  # and within the bar
+        phantom += phantoms[:, 8:].mean(1)
     lines = ridge[:, tri : tri + 6].mean(1)
     return np.asarray(ridge[:, :tri].mean(1) + lines - phantom)
 
