@@ -78,25 +78,37 @@ def test_the_colours_of_soft_points_score_highest_on_the_surface() -> None:
     assert at_truth > 1.1 * off.max(), (at_truth, off)
 
 
+def open_case(board: int, cut: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Board `board` of `benchmarks/calibrate.py --trays --soft-points` (with `cut`, of
+    `--cut --trays --soft-points`: cut at one side as that benchmark cuts it): the image
+    and its surface's corners."""
+    rng, trays, soft = random.Random(2026), random.Random(2027), random.Random(2028)
+    scenes = [
+        with_soft_points(with_trays(random_scene(rng), trays), soft) for _ in range(board + 1)
+    ]
+    r = render(scenes[board])
+    assert r.raw_corners is not None
+    if not cut:
+        return r.image, r.raw_corners
+    share = float(np.random.default_rng(2026 + board).uniform(0.025, 0.06))
+    return cut_image(r.image, r.raw_corners, board % 4, share)
+
+
 @pytest.mark.parametrize("board", [2, 31])
 def test_an_open_case_with_soft_points_is_found_by_their_colours(board: int) -> None:
     """`benchmarks/calibrate.py --trays --soft-points`'s boards 2 and 31: no triangle edge
     shows, and the case's straight edges took the trays for the surface (found 8.3% and
     9.8% off, both refused by `calibrate`, before the colours placed the points). Now the
     places the colours fit include the surface, and the starting position picks it."""
-    rng, trays, soft = random.Random(2026), random.Random(2027), random.Random(2028)
-    scenes = [with_soft_points(with_trays(random_scene(rng), trays), soft) for _ in range(32)]
-    r = render(scenes[board])
-    assert r.raw_corners is not None
-    truth = r.raw_corners
+    image, truth = open_case(board)
     try:
-        found = detect.find_board(r.image)
+        found = detect.find_board(image)
         candidates, message = [found.corners, *found.alternatives], None
     except detect.AmbiguousBoard as refused:
         assert str(refused) == detect.BY_COLOUR
         candidates, message = list(refused.candidates), str(refused)
     assert min(corner_error(c, truth) for c in candidates) <= 0.005
-    seat = choose_corners(r.image, candidates, default_arguments(), None, message, io.StringIO())
+    seat = choose_corners(image, candidates, default_arguments(), None, message, io.StringIO())
     assert corner_error(np.array(seat.cal.corners_px), truth) <= 0.005
 
 
@@ -108,12 +120,7 @@ def test_a_cut_open_case_with_soft_points_offers_the_places_their_colours_fit() 
     12-30% off, too far for the start's checkers to place the surface from, and `calibrate`
     refused too. Now the colours' places come first (8.7% and 10.8% off: the trays are lined
     as the surface is), near enough: the checkers put the surface right."""
-    rng, trays, soft = random.Random(2026), random.Random(2027), random.Random(2028)
-    scenes = [with_soft_points(with_trays(random_scene(rng), trays), soft) for _ in range(22)]
-    r = render(scenes[21])
-    assert r.raw_corners is not None
-    share = float(np.random.default_rng(2026 + 21).uniform(0.025, 0.06))
-    image, truth = cut_image(r.image, r.raw_corners, 21 % 4, share)
+    image, truth = open_case(21, cut=True)
     with pytest.raises(detect.AmbiguousBoard) as refused:
         detect.find_board(image)
     assert str(refused.value) == detect.CUT_UNSURE
@@ -131,15 +138,7 @@ def test_a_cut_open_case_taken_whole_names_the_places_its_colours_fit() -> None:
     and the edges' layout agree on the whole case, trays and all, which reaches the
     picture's edge (`NOT_IN_VIEW`). That refusal named no place before; now it names the
     places the points' colours fit, and the starting position takes the surface from them."""
-    board = 14
-    rng, trays, soft = random.Random(2026), random.Random(2027), random.Random(2028)
-    scenes = [
-        with_soft_points(with_trays(random_scene(rng), trays), soft) for _ in range(board + 1)
-    ]
-    r = render(scenes[board])
-    assert r.raw_corners is not None
-    share = float(np.random.default_rng(2026 + board).uniform(0.025, 0.06))
-    image, truth = cut_image(r.image, r.raw_corners, board % 4, share)
+    image, truth = open_case(14, cut=True)
     with pytest.raises(detect.AmbiguousBoard) as refused:
         detect.find_board(image)
     assert str(refused.value) == detect.NOT_IN_VIEW
