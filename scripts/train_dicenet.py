@@ -315,6 +315,10 @@ with squares round their side faces as no die) and squares zoomed 0.7-1.3 times
 (`--zoom 0.7:1.3`): docs/dice.md ("Tried and not shipped") has the figures; fewer webcam
 dice missed with the solid dice, but more read wrong and more phantom dice, on the board
 photos too.
+Tried and not shipped (2026-12-06, ninth session): squares and views shown as a coarser,
+blurred or compressed camera shows them (`--camera 0.5`): blurred dice read better, but twice
+the phantom dice and more dice wrong with high confidence (docs/dice.md, "Coarser cameras
+taught").
 
 PyTorch is needed here only: the project runs the written networks with ONNX Runtime.
 Measure a run's networks in place of the shipped ones with the benchmarks' `--models OUT`
@@ -396,6 +400,19 @@ CLEAR_STATE = False
 SIDES_STATE = False
 FROZEN_NORMS = False
 WIDE = (24, 32, 48, 48, 64, 64)
+# Cameras the renderer does not make (`--camera SHARE`): that share of the reader's squares
+# and of the detector's views shown as a coarser, blurred or compressed camera shows them.
+# The renderer draws a board 2.2-3.3 px/mm wide, sharper than the reader's square (2 px/mm);
+# a 720p stream shows it at about 1.3 px/mm, and a die 12 px across is 0.6-1 px/mm: its square
+# is warped up from those few pixels. Each such image is shrunk by a factor drawn log-evenly
+# from CAMERA_COARSE (the reader's) or CAMERA_COARSE_VIEW (the detector's, at 1 px/mm), at
+# times blurred (a lens out of focus, a die moving) and JPEG-compressed there, and grown
+# back as the warp grows it (bilinear).
+CAMERA_SHARE = 0.0
+CAMERA_COARSE = (1.0, 3.2)
+CAMERA_COARSE_VIEW = (1.0, 1.6)
+CAMERA_BLUR = (0.0, 1.2)  # Gaussian sigma, px of the coarse image, half the time
+CAMERA_JPEG = (25, 90)  # quality, half the time
 
 
 def _cbr(
@@ -512,6 +529,23 @@ def load(folders: list[Path], what: str) -> tuple[dict[str, object], dict[str, o
     return join(train), join(held)
 
 
+def _camera(img: np.ndarray, rng: np.random.Generator, coarse: tuple[float, float]) -> None:
+    """`img` (H x W x 3, in place) as a coarser camera would show it (`--camera`)."""
+    h, w = img.shape[:2]
+    f = math.exp(rng.uniform(math.log(coarse[0]), math.log(coarse[1])))
+    small = cv2.resize(
+        img, (max(4, round(w / f)), max(4, round(h / f))), interpolation=cv2.INTER_AREA
+    )
+    if rng.random() < 0.5:
+        small = cv2.GaussianBlur(small, (0, 0), rng.uniform(*CAMERA_BLUR) + 1e-3)
+    if rng.random() < 0.5:
+        quality = int(rng.integers(CAMERA_JPEG[0], CAMERA_JPEG[1] + 1))
+        ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if ok:
+            small = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    img[:] = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
 def _photometric(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     """Lights and cameras the renderer does not make: gain, offset, colour balance,
     gamma, noise (x in -0.5 .. 0.5, N x 3 x H x W)."""
@@ -589,6 +623,9 @@ def reader_batch(
         state_known *= 1 - np.asarray(data["sides"])[idx].astype(np.float32)
     if augment:
         _paste_squares(imgs, off, values, states, state_known, rng, data)
+        for k in range(n):
+            if rng.random() < CAMERA_SHARE:
+                _camera(imgs[k], rng, CAMERA_COARSE)
     x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255 - 0.5
     xy = torch.from_numpy(off)
     if augment and TURN:
@@ -755,6 +792,8 @@ def detector_batch(
             where[k, :, w, u] = (cx - u, cy - w)
             mask[k, w, u] = 1.0
         _paste_view(imgs[k], heat[k], where[k], mask[k], rng, xx, yy, views, dice)
+        if rng.random() < CAMERA_SHARE:
+            _camera(imgs[k], rng, CAMERA_COARSE_VIEW)
     x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255 - 0.5
     h, wh, m = torch.from_numpy(heat), torch.from_numpy(where), torch.from_numpy(mask)
     kq, flip = int(rng.integers(4)), bool(rng.integers(2))
@@ -1183,11 +1222,20 @@ def main() -> None:
         action="store_true",
         help="teach the state of cocked dice drawn with their side (dicenet_data.py --sides)",
     )
+    ap.add_argument(
+        "--camera",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="that share of the squares and views shown as a coarser, blurred or compressed "
+        "camera shows them",
+    )
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     global TURN, NOT_DICE, DETECTOR_CUBES, WRONG_SIZE, INIT, FROZEN_NORMS, PEAK_LR, CLEAR_STATE
-    global SOLID_SHARE, ZOOM, SIDES_STATE
+    global SOLID_SHARE, ZOOM, SIDES_STATE, CAMERA_SHARE
+    CAMERA_SHARE = args.camera
     if args.zoom:
         lo, hi = (float(v) for v in args.zoom.split(":"))
         ZOOM = (lo, hi)
