@@ -150,8 +150,8 @@ VARIANT_FLOORS = [
     Floor("variants: dice right", "variants/dice_right", at_least=103),
     Floor("variants: phantom dice", "variants/dice_phantom", at_most=6),
     Floor("variants: cube read as a die", "variants/cube_as_die", at_most=4),
-    Floor("variants: corners within 1%", "variants/corners_within", at_least=32),
-    Floor("variants: corners off, not refused", "variants/corners_off", at_most=3),
+    Floor("variants: corners within 1%", "variants/corners_within", at_least=36),
+    Floor("variants: corners off, not refused", "variants/corners_off", at_most=0),
 ]
 DIE_MATCH_MM = 12.0  # a die read within this of a labelled centre is that die
 CORNER_TOLERANCE = 0.01  # of the board's width

@@ -73,6 +73,11 @@ HEIGHTS = (0.3, 0.36, 0.42)  # the points' height, of the outline's height
 KEEP = 8  # best columns kept per half and pair of rows
 REFINE = 4  # layouts refined in the image, per frame
 DISTINCT = 0.02  # of the width: layouts refined differ by at least this at a corner
+# A layout closer than this to the best at every corner is the same place fitted twice, no
+# rival: on the board photos and their variants (`benchmarks/real.py --variants`) such
+# twins lay 2.0-2.6% from the best, every one of them nearer the truth than the inner edge
+# taken instead when they made the fit ambiguous; other places 3.1% or more (2026-12-06).
+SAME_PLACE = 0.03
 BAR_RANGE = (0.0, 0.16)  # the bar's width, of the surface's
 SWEEP = 0.06  # of the width: how far each side is swept along its normal
 MIN_SCORE = 2.0  # a layout scoring less is not taken for the points
@@ -644,10 +649,13 @@ def _refined(grads: Gradients, candidates: list[tuple[float, FloatArray]]) -> li
 
 
 def _rival(other: FloatArray, best: FloatArray) -> bool:
-    """Whether `other` places the surface elsewhere than `best`: more than DISTINCT away at
-    a corner, and not only at the two ends of one side."""
+    """Whether `other` places the surface elsewhere than `best`: more than SAME_PLACE away
+    at a corner, and more than DISTINCT not only at the two ends of one side."""
     dist = np.linalg.norm(best[:, None] - other[None], axis=2).min(1)
-    far = np.nonzero(dist > DISTINCT * float(np.linalg.norm(best[1] - best[0])))[0]
+    width = float(np.linalg.norm(best[1] - best[0]))
+    if dist.max() <= SAME_PLACE * width:
+        return False  # the same place fitted twice
+    far = np.nonzero(dist > DISTINCT * width)[0]
     if len(far) == 2 and (far[1] - far[0]) % 2 == 1:
         return False  # a side moved: the best's sweep along its normal weighed that
     return len(far) > 0

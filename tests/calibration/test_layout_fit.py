@@ -89,12 +89,26 @@ def test_a_layout_with_one_side_moved_is_no_rival() -> None:
     side = best.copy()
     side[2:, 1] += 0.03 * 600
     assert not layout_fit._rival(side, best)
-    shifted = best + np.array([0.03 * 600, 0.0])
+    shifted = best + np.array([0.05 * 600, 0.0])
     assert layout_fit._rival(shifted, best)
     opposite = best.copy()
-    opposite[[0, 2]] += 0.03 * 600
+    opposite[[0, 2]] += 0.05 * 600
     assert layout_fit._rival(opposite, best)
     assert not layout_fit._rival(best + 1.0, best)
+
+
+def test_a_layout_within_a_few_percent_at_every_corner_is_the_same_place_no_rival() -> None:
+    """Two fits of one place (2.0-2.6% apart on the board photos' variants) are no rivals:
+    counted so, they made the fit ambiguous and the frame's inner edge, further off, was
+    taken. A layout shifted further, or moved at three corners, is elsewhere."""
+    best = np.array([[100.0, 100.0], [700.0, 100.0], [700.0, 600.0], [100.0, 600.0]])
+    twin = best.copy()
+    twin[[0, 1, 2]] += np.array([0.02 * 600, -0.015 * 600])  # 2.5% of the width
+    assert not layout_fit._rival(twin, best)
+    assert layout_fit._rival(best + np.array([0.04 * 600, 0.0]), best)
+    three = best.copy()
+    three[[0, 1, 2]] += np.array([0.035 * 600, 0.0])
+    assert layout_fit._rival(three, best)
 
 
 def test_a_layouts_neighbours_lie_a_point_along_or_a_point_longer() -> None:
