@@ -75,8 +75,8 @@ REFINE = 4  # layouts refined in the image, per frame
 DISTINCT = 0.02  # of the width: layouts refined differ by at least this at a corner
 # A layout closer than this to the best at every corner is the same place fitted twice, no
 # rival: on the board photos and their variants (`benchmarks/real.py --variants`) such
-# twins lay 2.0-2.6% from the best, every one of them nearer the truth than the inner edge
-# taken instead when they made the fit ambiguous; other places 3.1% or more (2026-12-06).
+# twins lay 2.0-2.6% from the best (the best within 1.1% of the truth on each), layouts of
+# other places 3.2% or more (2026-12-06).
 SAME_PLACE = 0.03
 BAR_RANGE = (0.0, 0.16)  # the bar's width, of the surface's
 SWEEP = 0.06  # of the width: how far each side is swept along its normal
