@@ -26,12 +26,38 @@ class Noise:
     `counts`: the share of places (24 points and each side's half of the bar) read a
     checker more or fewer, with full confidence (the worst kind of mistake);
     `unread`: the share of places not read (low confidence, any count: a hand, a cup);
-    `dice`: the share of dice read with another value.
+    `dice`: the share of dice read with another value;
+    `rest`: how many things at rest are read as dice (the doubling cube, a clock's
+    button, a print): each from a still scene drawn at random to another (or the film's
+    end), at one place on the board or its frame, with one face.
     """
 
     counts: float = 0.0
     unread: float = 0.0
     dice: float = 0.0
+    rest: int = 0
+
+
+PX_PER_MM = 2.0  # the stand-in pixels of a die's centre: board millimetres, so scaled
+FRAME_MM = 30.0  # things at rest lie this far beyond the playing surface at most
+
+
+def _at_rest(film: GameFilm, noise: Noise, rng: random.Random) -> list[tuple[int, int, DieReading]]:
+    """`noise.rest` things read as dice: (first still scene, last, the die read)."""
+    assert film.base is not None
+    width, height = film.base.width_mm, film.base.height_mm
+    stills = sum(not shot.hand for shot in film.shots)
+    out = []
+    for _ in range(noise.rest):
+        first = rng.randrange(stills)
+        last = rng.choice([stills - 1, rng.randrange(first, stills)])
+        x = rng.uniform(-FRAME_MM, width + FRAME_MM)
+        y = rng.uniform(-FRAME_MM, height + FRAME_MM)
+        inside = 0 <= x <= width and 0 <= y <= height
+        section = ("right" if x > width / 2 else "left") if inside else "off"
+        die = DieReading(rng.randint(1, 6), 1.0, (x * PX_PER_MM, y * PX_PER_MM), section=section)
+        out.append((first, last, die))
+    return out
 
 
 def _noisy_board(position: Position, noise: Noise, rng: random.Random) -> BoardSeen:
@@ -70,8 +96,11 @@ def film_observations(
     rng = random.Random(seed)
     noise = noise or Noise()
     half = film.base.width_mm / 2
+    rest = _at_rest(film, noise, rng)
     frame = 0
+    still = -1
     for shot in film.shots:
+        still += not shot.hand
         if shot.hand:
             for _ in range(shot.frames):
                 yield Observation(frame, frame / FPS)
@@ -88,12 +117,13 @@ def film_observations(
                 DieReading(
                     value,
                     1.0,
-                    (0.0, 0.0),  # no pixel: the film is not rendered
+                    (d.x_mm * PX_PER_MM, d.y_mm * PX_PER_MM),  # the film is not rendered
                     flat=d.state != "cocked",
                     section=section,
                     on_checker=d.state == "on_checker",
                 )
             )
+        dice += [die for first, last, die in rest if first <= still <= last]
         empty = Position((15,) + (0,) * 25, (15,) + (0,) * 25)
         white, black = scene.white or empty.white, scene.black or empty.black
         board = _noisy_board(Position(white, black), noise, rng)

@@ -47,6 +47,7 @@ store (so that each event is saved before it is shown).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -107,6 +108,17 @@ def _dice_key(dice: Sequence[DieReading]) -> tuple[tuple[Any, ...], ...]:
     return tuple(sorted((str(d.section), d.value or 0, d.flat, d.on_checker) for d in dice))
 
 
+def _among(die: DieReading, dice: Sequence[DieReading], within: float) -> bool:
+    """Whether `die` is one of `dice` lying still: the same face, its centre within
+    `within` pixels of one's."""
+    return any(
+        d.value == die.value
+        and math.hypot(d.center_px[0] - die.center_px[0], d.center_px[1] - die.center_px[1])
+        <= within
+        for d in dice
+    )
+
+
 @dataclass(frozen=True)
 class WatchSettings:
     """How the referee watches the frames: the `Referee`'s defaults, as settings."""
@@ -114,10 +126,13 @@ class WatchSettings:
     settle: int = 4  # still frames in a row showing the same dice and board: a settled look
     board_min: float = 0.5  # a board read less surely than this does not count
     fix_after: int = 30  # still frames an unusable reading lasts before it is asked by hand
+    rest_px: float = 6.0  # a die read this near (px) where one lay, its face alike: lying still
 
     def __post_init__(self) -> None:  # a settings file's slip, named
         if self.settle < 1:
             raise ValueError(f"settle must be 1 or more, got {self.settle!r}")
+        if self.rest_px < 0:
+            raise ValueError(f"rest_px must be 0 or more, got {self.rest_px!r}")
         if self.fix_after < 0:
             raise ValueError(f"fix_after must be 0 or more, got {self.fix_after!r}")
         if not 0 <= self.board_min <= 1:
@@ -134,6 +149,7 @@ class Referee:
         settle: int = WatchSettings.settle,
         board_min: float = WatchSettings.board_min,
         fix_after: int = WatchSettings.fix_after,
+        rest_px: float = WatchSettings.rest_px,
         explain: ExplainSettings | None = None,
     ) -> None:
         self.match = match
@@ -141,6 +157,7 @@ class Referee:
         self.settle = settle
         self.board_min = board_min
         self.fix_after = fix_after  # still frames an unreadable reading lasts before asking
+        self.rest_px = rest_px
         self.explain = explain or ExplainSettings()
         self._evidence: list[float] = []  # each legal result's summed cost over the looks
         self._looks = 0  # looks at the board since the dice were picked up
@@ -161,6 +178,16 @@ class Referee:
         self._await_clear = False  # a broken roll's dice must be picked up first
         self._early = False  # the other player's dice are on the board too
         self._picked_up = False  # the mover picked the dice up: the play is to be read
+        # Things read as dice that lie at rest, no throw's (`_at_rest`): the doubling cube,
+        # a clock's button or a print read as a die, a die left aside; never decided on.
+        self._rest: list[DieReading] = []
+        self._seen: tuple[DieReading, ...] = ()  # the dice of the last settled look, all
+        self._before: tuple[DieReading, ...] = ()  # ... and of the look before it
+        self._thrown: tuple[DieReading, ...] = ()  # the dice of the last throw decided ...
+        self._accepted = False  # ... and whether they stood as the roll
+        # The roll a throw called back showed once things at rest among its dice were
+        # known (`_without_rest`): the roll a turn the camera missed was played with.
+        self._hint: tuple[int, int] | None = None
 
     @classmethod
     def for_match(cls, match: Match, **kw: Any) -> Referee:
@@ -183,7 +210,8 @@ class Referee:
             self._last, self._count = key, 1
         if self._count != self.settle:
             return self._ask_now(obs) if self._count > self.settle else []
-        settled = _Settled(_dice_key(obs.dice), obs.board, obs.dice)
+        dice = self._at_rest(obs.dice)
+        settled = _Settled(_dice_key(dice), obs.board, dice)
         changed = self._settled is None or (
             settled.dice != self._settled.dice
             or (settled.board and self._settled.board and settled.board != self._settled.board)
@@ -195,6 +223,55 @@ class Referee:
         self._fix = None
         self._frame = obs.frame
         return [{"frame": obs.frame, "t": round(obs.t, 3), **e} for e in self._decide(settled)]
+
+    def _at_rest(self, dice: Sequence[DieReading]) -> tuple[DieReading, ...]:
+        """The dice of a settled look less the things at rest among them.
+
+        A throw's dice come together and go together. A die read where it lay at the
+        last look, with its face, while other dice came (a throw landed beside it) or
+        went (the dice beside it were picked up) is no die of a throw: the doubling cube
+        or a clock's button read as a die, a die left aside. Not so the roll's own dice
+        (the mover's, still on the board when the other player throws early) nor, as
+        others go, a broken throw's (picked up one by one), unless a pair of it went and
+        it was one die more than a pair. Things at rest are never decided on while they
+        lie there: a thing that first shows on a bare board is judged as a throw once (a
+        die short: a reroll called), and no more once a throw lands beside it.
+        """
+        seen, self._seen = self._seen, tuple(dice)
+        self._before = seen
+        self._rest = [r for r in self._rest if _among(r, dice, self.rest_px)]  # taken away
+        stayed = [d for d in dice if _among(d, seen, self.rest_px)]
+        came = any(not _among(d, seen, self.rest_px) for d in dice)
+        went = any(not _among(d, dice, self.rest_px) for d in seen)
+        # a pair of a throw of more dice picked up: what is left of it was no die of it
+        pair_went = sum(not _among(t, dice, self.rest_px) for t in self._thrown) >= 2
+        for d in stayed:
+            if _among(d, self._rest, self.rest_px):
+                continue
+            thrown = _among(d, self._thrown, self.rest_px)
+            if (came and not (thrown and self._accepted)) or (
+                went and (not thrown or (pair_went and len(self._thrown) > 2))
+            ):
+                self._rest.append(d)
+        if not any(_among(t, dice, self.rest_px) for t in self._thrown):
+            self._thrown = ()  # picked up, every one
+        return tuple(d for d in dice if not _among(d, self._rest, self.rest_px))
+
+    def _decided(self, dice: Sequence[DieReading], accepted: bool) -> None:
+        """Remembers a throw's dice as decided (`_at_rest`)."""
+        self._thrown, self._accepted = tuple(dice), accepted
+        self._hint = None
+
+    def _without_rest(self, match: Match) -> tuple[int, int] | None:
+        """The roll the throw called back stood as, its things at rest left out (a thing
+        first read with the throw it landed beside); None if none was among its dice or
+        it did not stand so either."""
+        dice = [t for t in self._thrown if not _among(t, self._rest, self.rest_px)]
+        if match.phase != Phase.ROLL or len(dice) == len(self._thrown):
+            return None
+        allowed = match.rules.dice_on_checker == "allowed"
+        roll, ok, _ = roll_verdict(dice, str(match.on_roll), True, allowed, refereeing=True)
+        return roll if ok else None
 
     def _ask(self, player: Color | None, why: str) -> list[Event]:
         """A reading the referee cannot use: ask for it by hand if it lasts `fix_after` frames.
@@ -230,6 +307,8 @@ class Referee:
         elif kind in ("play", "illegal_play", "accept", "reject", "opening", "roll"):
             self._turn_done()
             self._await_clear = False
+            if kind in ("opening", "roll"):  # the dice on the board are the roll entered
+                self._decided(self._settled.raw_dice if self._settled else (), True)
         return events
 
     def reset(self) -> None:
@@ -287,9 +366,22 @@ class Referee:
             return []
         n_dice = len(s.dice)
         if self._await_clear:
-            if n_dice:
+            # A broken throw's dice must be picked up first (the board clear of all but
+            # things at rest), unless what was judged as one was all things at rest
+            # (read as dice on a bare board, a throw then landing beside them): what
+            # came is the next throw.
+            phantom = bool(self._thrown) and all(
+                _among(t, self._rest, self.rest_px) for t in self._thrown
+            )
+            # the look before showed only things at rest, none of the throw: clear then
+            clear = all(
+                _among(d, self._rest, self.rest_px) and not _among(d, self._thrown, self.rest_px)
+                for d in self._before
+            )
+            if n_dice and not phantom and not clear:
                 return []
             self._await_clear = False
+            self._hint = self._without_rest(match)
         if match.phase == Phase.OPENING:
             return self._opening(s) if n_dice else []
         if match.phase == Phase.ILLEGAL and self._illegal is not None:
@@ -305,6 +397,7 @@ class Referee:
 
     def _opening(self, s: _Settled) -> list[Event]:
         roll, ok, reasons = roll_verdict(s.raw_dice, "opening", refereeing=True)
+        self._decided(s.raw_dice, ok and roll is not None)
         if reasons == ["unreadable"]:
             return self._unreadable(None)
         if not ok or roll is None:
@@ -316,6 +409,7 @@ class Referee:
         )
         if self.match().phase == Phase.OPENING:  # a tie: pick them up and roll again
             self._await_clear = True
+            self._decided(s.raw_dice, False)
         return events
 
     def _roll(self, s: _Settled, match: Match) -> list[Event]:
@@ -328,6 +422,7 @@ class Referee:
         roller = match.on_roll if match.phase == Phase.ROLL else match.on_roll.opponent
         allowed = match.rules.dice_on_checker == "allowed"
         roll, ok, reasons = roll_verdict(s.raw_dice, str(roller), True, allowed, refereeing=True)
+        self._decided(s.raw_dice, ok and roll is not None)
         if reasons == ["unreadable"]:
             return self._unreadable(roller)
         if not ok or roll is None:
@@ -347,6 +442,8 @@ class Referee:
         still played it. If exactly one roll has a legal play that explains the checkers
         as read, surely and clearly better than the board as it was (and than any other
         result), that turn is recorded, marked `inferred`, instead of losing the thread.
+        Where the throw was called back for a thing at rest read with it (`_hint`), that
+        roll is the one looked for, its play read as any play is (or none, if it has none).
         """
         if match.phase != Phase.ROLL:
             return []
@@ -358,21 +455,34 @@ class Referee:
             return []
         position = match.position
         stay = reading.cost(position)
-        if stay < self.explain.check_margin:
+        blocked = self._hint is not None and all(
+            not p.steps for p in position.legal_plays(self._hint)
+        )
+        if stay < self.explain.check_margin and not blocked:
             return []  # the board as it was explains the reading well enough
         costs: dict[Position, tuple[float, set[tuple[int, int]], str]] = {}
-        for hi in range(1, 7):
-            for lo in range(1, hi + 1):
-                for play in position.legal_plays((hi, lo)):
-                    result = play.result
-                    if result in costs:
-                        costs[result][1].add((hi, lo))
-                    else:
-                        costs[result] = (reading.cost(result), {(hi, lo)}, str(play))
+        # A throw called back for a thing at rest read with it: its own roll is the one
+        # looked for (another that explains the board as well does not make it unsure).
+        every = [(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)]
+        for hi, lo in [self._hint] if self._hint else every:
+            for play in position.legal_plays((hi, lo)):
+                result = play.result
+                if result in costs:
+                    costs[result][1].add((hi, lo))
+                else:
+                    costs[result] = (reading.cost(result), {(hi, lo)}, str(play))
+        if not costs:
+            return []
         ranked = sorted(costs.values(), key=lambda c: c[0])
         cost, rolls, play_text = ranked[0]
         runner_up = min([stay, *(c[0] for c in ranked[1:2])])
-        if cost > 0.5 or runner_up - cost < self.explain.check_margin or len(rolls) != 1:
+        x = self.explain
+        if blocked:  # the roll called back has no legal play: the turn passed
+            pass
+        elif self._hint:  # the roll is known: its play is read as any play is
+            if cost > x.close_max or runner_up - cost < x.margin_min:
+                return []
+        elif cost > 0.5 or runner_up - cost < x.check_margin or len(rolls) != 1:
             return []
         dice = next(iter(rolls))
         mover = str(match.on_roll)
@@ -400,7 +510,8 @@ class Referee:
         # the mover's dice are picked up without it.
         dice = [d for d in s.dice if d[1] or d[0] != other_side]
         theirs = [d for d in dice if d[0] == other_side]
-        if len(dice) > 2 and theirs:
+        # An early throw is a pair on the other player's side: one thing there is not.
+        if len(dice) > 2 and len(theirs) >= 2:
             if not self._early:
                 self._early = True
                 events.append(
@@ -411,12 +522,15 @@ class Referee:
             self._early = False
             if dice:
                 return events  # the early roll was taken back; the mover's dice are still there
-        if dice and not self._picked_up:
+        # None of the roll's dice lies where it fell, and what is read is no pair: the
+        # mover picked them up, and a thing not yet known to be at rest showed as he did.
+        lone = not self._thrown and len(dice) < 2
+        if dice and not self._picked_up and not lone:
             return events  # the mover is still playing
         if not self._picked_up:
             self._picked_up = True
             events.append({"type": "dice_picked_up", "player": str(mover)})
-        if not dice:
+        if not dice or lone:
             return events + self._read_play(s, match)
         # Dice again after the mover's were picked up: the next roll is on the board, so
         # the play is decided on what was seen, and the roll is read after it.
@@ -642,6 +756,7 @@ class Referee:
         return events
 
     def _turn_done(self) -> None:
+        self._hint = None
         self._illegal = None
         self._picked_up = False
         self._early = False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -188,6 +189,68 @@ def test_a_broken_roll_is_rerolled_and_counts_only_when_picked_up() -> None:
     assert out[0]["reasons"] == ["wrong_section"]
     t.still([])
     out = t.still([D(6, "left"), D(4, "left")])
+    assert t.types(out) == ["roll"] and out[0]["dice"] == [6, 4]
+
+
+def at(die: DieReading, x: float, y: float) -> DieReading:
+    """`die` lying with its centre at (x, y) in the camera frame."""
+    return replace(die, center_px=(x, y))
+
+
+# The doubling cube on the frame, its face read as a 4 (a thing at rest, never thrown)
+CUBE = DieReading(4, 0.9, (1500.0, 60.0), section="off")
+
+
+def test_a_thing_at_rest_read_as_a_die_is_judged_once_then_never_once_a_throw_lands_beside_it() -> (
+    None
+):
+    t = Table()
+    out = t.still([CUBE])  # on the bare board before the opening: judged as a throw, once
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["off_board", "dice_count"]
+    t.hand()
+    opening = [at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)]
+    out = t.still([CUBE, *opening])  # it stayed while the dice came: no die of the throw
+    assert t.types(out) == ["opening_roll"] and out[0]["dice"] == [3, 1]
+    after = parse_play(Position.start(), (3, 1), "8/5 6/5").result
+    t.hand()
+    t.still([CUBE, at(D(3, "right"), 1200, 500), at(D(1, "right"), 1300, 700)], board=after)
+    t.hand()
+    out = t.still([CUBE], board=after)
+    assert t.types(out) == ["dice_picked_up", "play"] and out[1]["play"] == "8/5 6/5"
+    t.hand()
+    out = t.still([CUBE, at(D(6, "left"), 300, 400), at(D(5, "left"), 350, 600)], board=after)
+    assert t.types(out) == ["roll"] and out[0]["dice"] == [6, 5]
+
+
+def test_a_thing_that_shows_during_a_play_and_stays_when_the_dice_go_is_at_rest() -> None:
+    t = Table()
+    t.still([at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)])  # white opens 31
+    after = parse_play(Position.start(), (3, 1), "8/5 6/5").result
+    t.hand()
+    dice = [at(D(3, "right"), 1200, 500), at(D(1, "right"), 1300, 700)]
+    assert t.still([*dice, CUBE], board=after) == []  # the cube put down by the board
+    t.hand()
+    out = t.still([CUBE], board=after)  # the dice picked up, the cube left lying
+    assert t.types(out) == ["dice_picked_up", "play"]
+
+
+def test_a_broken_throw_counts_for_nothing_till_its_dice_are_picked_up_one_by_one_or_not() -> None:
+    t = Table()
+    start_game(t)
+    white_plays_31(t)
+    t.still([])
+    t.hand()
+    out = t.still([at(D(6, "left"), 300, 400), at(D(2, "left", flat=False), 380, 420)])
+    assert out[0]["type"] == "reroll" and out[0]["reasons"] == ["cocked"]
+    t.hand()
+    assert t.still([at(D(6, "left"), 300, 400)]) == []  # one picked up, one still there
+    t.hand()
+    # thrown again beside the die left lying: that die stayed while others came (at rest
+    # now), but the broken throw was no thing at rest as a whole: nothing counts until
+    # the board is clear
+    assert t.still([at(D(6, "left"), 300, 400), at(D(5, "left"), 500, 300)]) == []
+    t.still([])
+    out = t.still([at(D(6, "left"), 200, 300), at(D(4, "left"), 300, 500)])
     assert t.types(out) == ["roll"] and out[0]["dice"] == [6, 4]
 
 

@@ -211,6 +211,30 @@ def test_a_whole_game_read_with_noise_ends_with_the_right_result(seed: int, coun
     assert right >= 0.9 * len(truth_plays)
 
 
+@pytest.mark.parametrize("seed", [105, 107])
+def test_a_whole_game_with_things_at_rest_read_as_dice_is_followed_to_its_end(seed: int) -> None:
+    """Two things read as dice lying still for part of the game (the cube moved onto the
+    frame, a clock's button): each is judged as a throw at most once, where it first
+    shows on a bare board; the game is not lost."""
+    film = film_game(seed, (1920, 1080), length=7)
+    match = Match(MatchRules(length=7))
+    referee = Referee.for_match(match)
+    events = []
+    for obs in film_observations(film, Noise(rest=2), seed=seed):
+        events += referee.feed(obs)
+    ends = [e for e in events if e["type"] == "game_over"]
+    truth = [e for e in film.truth if e["type"] == "game_over"]
+    assert [(e["winner"], e["points"], e["result"]) for e in ends] == [
+        (e["winner"], e["points"], e["result"]) for e in truth
+    ]
+    plays = [e["play"] for e in events if e["type"] == "play"]
+    assert plays == [e["play"] for e in film.truth if e["type"] == "play"]
+    extra = len([e for e in events if e["type"] == "reroll"]) - len(
+        [e for e in film.truth if e["type"] == "reroll"]
+    )
+    assert 0 <= extra <= 2
+
+
 def test_the_page_asks_for_a_glance_at_a_thin_play_and_a_correction(tmp_path: Path) -> None:
     session = Session(tmp_path / "match.db", MatchRules(length=3))
     t = NoisyTable()

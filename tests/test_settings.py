@@ -55,7 +55,12 @@ def test_the_shipped_file_says_what_each_key_is_in_a_line() -> None:
 def test_the_referee_defaults_are_the_watch_settings() -> None:
     ref = Referee.for_match(Match(MatchRules()))
     w = WatchSettings()
-    assert (ref.settle, ref.board_min, ref.fix_after) == (w.settle, w.board_min, w.fix_after)
+    assert (ref.settle, ref.board_min, ref.fix_after, ref.rest_px) == (
+        w.settle,
+        w.board_min,
+        w.fix_after,
+        w.rest_px,
+    )
 
 
 # --- a file ------------------------------------------------------------------------------
@@ -226,6 +231,7 @@ def test_referee_and_run_refuse_a_bad_settings_file_in_one_line(
         ("[referee]\nsure = -0.5\n", "s.toml [referee]: sure must be 0 or more, got -0.5"),
         ("[watch]\nsettle = 0\n", "s.toml [watch]: settle must be 1 or more, got 0"),
         ("[watch]\nboard_min = 1.5\n", "s.toml [watch]: board_min must be from 0 to 1, got 1.5"),
+        ("[watch]\nrest_px = -1\n", "s.toml [watch]: rest_px must be 0 or more, got -1.0"),
     ],
 )
 def test_a_referee_setting_that_makes_no_sense_is_refused(
