@@ -246,10 +246,9 @@ NOISE_FLOORS = [
     Floor("events right, counts 2%", "counts 2%", at_least=0.9988),
     Floor("events right, counts 10%", "counts 10%", at_least=0.9882),
     # Things at rest read as dice (2026-12-06: 44.19% and 32 of 40 games lost before the
-    # referee knew them). The game lost: a thing read in the game's last throw's look
-    # only, gone at the next, the throw called back and its bear-off never read.
+    # referee knew them)
     Floor("events right, 2 things at rest", "2 things at rest", at_least=0.9993),
-    Floor("games lost, things at rest", "lost at rest", at_most=1),
+    Floor("games lost, things at rest", "lost at rest", at_most=0),
 ]
 
 

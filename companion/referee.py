@@ -182,9 +182,10 @@ class Referee:
         # a clock's button or a print read as a die, a die left aside; never decided on.
         self._rest: list[DieReading] = []
         self._seen: tuple[DieReading, ...] = ()  # the dice of the last settled look, all
-        self._before: tuple[DieReading, ...] = ()  # ... and of the look before it
+        self._clear_before = True  # the look before it showed no die but things at rest
         self._thrown: tuple[DieReading, ...] = ()  # the dice of the last throw decided ...
         self._accepted = False  # ... and whether they stood as the roll
+        self._real: tuple[DieReading, ...] = ()  # ... less what was found no die of it
         # The roll a throw called back showed once things at rest among its dice were
         # known (`_without_rest`): the roll a turn the camera missed was played with.
         self._hint: tuple[int, int] | None = None
@@ -238,7 +239,7 @@ class Referee:
         die short: a reroll called), and no more once a throw lands beside it.
         """
         seen, self._seen = self._seen, tuple(dice)
-        self._before = seen
+        was = self._rest
         self._rest = [r for r in self._rest if _among(r, dice, self.rest_px)]  # taken away
         stayed = [d for d in dice if _among(d, seen, self.rest_px)]
         came = any(not _among(d, seen, self.rest_px) for d in dice)
@@ -253,24 +254,44 @@ class Referee:
                 went and (not thrown or (pair_went and len(self._thrown) > 2))
             ):
                 self._rest.append(d)
+        self._judge_again(dice)
+        # the look before showed only things at rest (then or now), none of the throw
+        known = [*was, *self._rest]
+        self._clear_before = all(
+            _among(d, known, self.rest_px) and not _among(d, self._thrown, self.rest_px)
+            for d in seen
+        )
         if not any(_among(t, dice, self.rest_px) for t in self._thrown):
             self._thrown = ()  # picked up, every one
         return tuple(d for d in dice if not _among(d, self._rest, self.rest_px))
 
+    def _judge_again(self, dice: Sequence[DieReading]) -> None:
+        """A throw called back with more than a pair of dice read: what of it is now at
+        rest, or went while a pair of it stayed (a thing read once, with the throw), was
+        no die of it; the rest is kept to judge the throw again (`_without_rest`)."""
+        if self._accepted or len(self._thrown) <= 2:
+            return
+        real = [t for t in self._thrown if not _among(t, self._rest, self.rest_px)]
+        stayed = [t for t in real if _among(t, dice, self.rest_px)]
+        if len(stayed) >= 2:
+            real = stayed
+        if len(real) < len(self._thrown):
+            self._real = tuple(real)
+
     def _decided(self, dice: Sequence[DieReading], accepted: bool) -> None:
         """Remembers a throw's dice as decided (`_at_rest`)."""
         self._thrown, self._accepted = tuple(dice), accepted
+        self._real = ()
         self._hint = None
 
     def _without_rest(self, match: Match) -> tuple[int, int] | None:
-        """The roll the throw called back stood as, its things at rest left out (a thing
-        first read with the throw it landed beside); None if none was among its dice or
-        it did not stand so either."""
-        dice = [t for t in self._thrown if not _among(t, self._rest, self.rest_px)]
-        if match.phase != Phase.ROLL or len(dice) == len(self._thrown):
+        """The roll the throw called back stood as without the things that were no dice
+        of it (`_judge_again`); None if none was found among its dice, or if it did not
+        stand so either."""
+        if match.phase != Phase.ROLL or not self._real:
             return None
         allowed = match.rules.dice_on_checker == "allowed"
-        roll, ok, _ = roll_verdict(dice, str(match.on_roll), True, allowed, refereeing=True)
+        roll, ok, _ = roll_verdict(self._real, str(match.on_roll), True, allowed, refereeing=True)
         return roll if ok else None
 
     def _ask(self, player: Color | None, why: str) -> list[Event]:
@@ -373,12 +394,7 @@ class Referee:
             phantom = bool(self._thrown) and all(
                 _among(t, self._rest, self.rest_px) for t in self._thrown
             )
-            # the look before showed only things at rest, none of the throw: clear then
-            clear = all(
-                _among(d, self._rest, self.rest_px) and not _among(d, self._thrown, self.rest_px)
-                for d in self._before
-            )
-            if n_dice and not phantom and not clear:
+            if n_dice and not phantom and not self._clear_before:
                 return []
             self._await_clear = False
             self._hint = self._without_rest(match)

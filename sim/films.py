@@ -154,6 +154,7 @@ def film_game(
     max_turns: int = 400,
     scene: Scene | None = None,
     family: str = "default",
+    spare: bool = False,
 ) -> GameFilm:
     """A whole game as shots, and the referee's events for it.
 
@@ -161,6 +162,8 @@ def film_game(
     `illegal_at` the turn (counted from 1) played illegally, if any.
     `scene` films on that board and camera (the games of one match) instead of a
     random one of the styles of `family` ("default" or "wide": `sim.random_scene`).
+    `spare`: a spare die lies on the frame beside the board from the first shot to the
+    last, a 5 (a die left aside: no die of any throw; the truth does not name it).
     """
     rng = random.Random(seed)
     base = video_scene(rng, image_size, family)
@@ -266,7 +269,20 @@ def film_game(
         board = after
         if any(e["type"] == "game_over" for e in done):
             break
+    if spare:
+        _lay_spare(film)
     return film
+
+
+def _lay_spare(film: GameFilm) -> None:
+    """A spare die on the frame beside the right-hand end of the board in every shot
+    (shots that shared a scene still share one: it is rendered once)."""
+    base = film.base
+    assert base is not None
+    die = Die(5, base.width_mm + base.frame_mm / 2, 0.3 * base.height_mm, 20.0, size_mm=16.0)
+    scenes = [shot.scene for shot in film.shots]  # held, so that no id is used twice
+    laid = {id(s): replace(s, dice=(*s.dice, die)) for s in scenes}
+    film.shots = [replace(shot, scene=laid[id(shot.scene)]) for shot in film.shots]
 
 
 def shot_images(film: GameFilm) -> Iterator[tuple[Shot, np.ndarray]]:

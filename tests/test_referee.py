@@ -254,6 +254,39 @@ def test_a_broken_throw_counts_for_nothing_till_its_dice_are_picked_up_one_by_on
     assert t.types(out) == ["roll"] and out[0]["dice"] == [6, 4]
 
 
+@pytest.mark.parametrize("stays", [True, False])
+def test_a_throw_called_back_for_a_thing_read_with_it_is_taken_when_its_play_is_seen(
+    stays: bool,
+) -> None:
+    """A thing first read with a throw makes it a die too many (called back). Once it is
+    known for no die (left lying when the pair is picked up, or gone while the pair
+    stayed), the turn the players played anyway is the roll the pair showed."""
+    t = Table()
+    t.still([at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)])  # white opens 31
+    after = parse_play(Position.start(), (3, 1), "8/5 6/5").result
+    t.hand()
+    t.still([at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)], board=after)
+    t.hand()
+    t.still([], board=after)
+    t.hand()
+    pair = [at(D(6, "left"), 300, 400), at(D(5, "left"), 350, 600)]
+    out = t.still([*pair, CUBE], board=after)
+    assert t.types(out) == ["reroll"] and "dice_count" in out[0]["reasons"]
+    played = parse_play(after, (6, 5), "24/18 13/8").result
+    # read with a checker of white's 6 point missed: no roll's play explains the board
+    # closely enough to be inferred, but the roll the pair showed is known
+    white = list(played.white)
+    white[6], white[0] = white[6] - 1, white[0] + 1
+    misread = Position(tuple(white), played.black)
+    t.hand()
+    t.still([*pair, CUBE] if stays else pair, board=misread)  # black plays it anyway
+    t.hand()
+    out = t.still([CUBE] if stays else [], board=misread)
+    assert t.types(out) == ["roll", "dice_picked_up", "play"]
+    assert out[0]["dice"] == [6, 5] and out[2]["play"] == "24/18 13/8"
+    assert all(e["inferred"] for e in out)
+
+
 def test_a_roll_before_the_mover_picked_up_his_dice_is_void() -> None:
     t = Table()
     start_game(t)

@@ -80,6 +80,38 @@ def test_the_referee_finds_every_event_of_the_video(film: Path, tmp_path: Path) 
     assert "5 point match" in text and "Game 1" in text
 
 
+def test_a_spare_die_lying_on_the_frame_all_game_is_no_die_of_any_throw(tmp_path: Path) -> None:
+    """The real readers see a spare die on the frame in every frame. Judged as a throw
+    on the first look (a die off the board: the one false call), it is no die of any
+    throw once the opening dice land beside it: every event after is the truth's."""
+    out = run(
+        "film-game",
+        str(tmp_path),
+        "--seed",
+        "3",
+        "--max-turns",
+        "7",
+        "--illegal-at",
+        "5",
+        "--spare-die",
+    )
+    assert out.returncode == 0, out.stderr
+    out = run(
+        "referee",
+        str(tmp_path / "game.avi"),
+        "--calibration",
+        str(tmp_path / "game.cal.json"),
+        "--json",
+    )
+    assert out.returncode == 0, out.stderr
+    events = strip([json.loads(line) for line in out.stdout.splitlines()])
+    truth = strip(
+        [json.loads(line) for line in (tmp_path / "truth.jsonl").read_text().splitlines()]
+    )
+    assert events[0] == {"type": "reroll", "player": None, "reasons": ["off_board", "dice_count"]}
+    assert events[1:] == truth
+
+
 def test_the_human_output_names_each_event(film: Path) -> None:
     out = run("referee", str(film / "game.avi"), "--calibration", str(film / "game.cal.json"))
     assert out.returncode == 0, out.stderr

@@ -53,6 +53,11 @@ def add_parsers(sub: Any) -> None:
     f.add_argument(
         "--max-turns", type=whole_number, default=400, help="stop the game after N turns"
     )
+    f.add_argument(
+        "--spare-die",
+        action="store_true",
+        help="a spare die lies on the frame beside the board all game (no die of any throw)",
+    )
     f.set_defaults(func=cmd_film_game)
 
 
@@ -125,7 +130,13 @@ def cmd_film_game(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
         raise UsageError(f"--size {w}x{h}: from 320x240 to 3840x2160 (4K)")
     folder = Path(args.folder)
     folder.mkdir(parents=True, exist_ok=True)
-    film = film_game(args.seed, (w, h), illegal_at=args.illegal_at, max_turns=args.max_turns)
+    film = film_game(
+        args.seed,
+        (w, h),
+        illegal_at=args.illegal_at,
+        max_turns=args.max_turns,
+        spare=args.spare_die,
+    )
     frames = write_video(film, folder / "game.avi")
     assert film.base is not None
     cal = render(film.base).calibration
