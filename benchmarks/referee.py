@@ -32,8 +32,8 @@ each still scene's board read with a share of its places a checker off (with ful
 confidence: the worst kind of mistake) and half that share of places unread, and
 separately with dice misread, and with things at rest read as dice (two a game, each
 lying still from a scene drawn at random, on the board or its frame: the doubling cube, a
-clock's button or a print read as a die; `Noise.rest`). Printed per noise rate: events
-right (corrections and
+clock's button or a print read as a die; `Noise.rest`; in one row every die's centre read
+about 1.5 px off, `Noise.jitter`). Printed per noise rate: events right (corrections and
 requests for a hand fix not counted as events, and counted apart), games lost (the
 game's end missing, or its winner, result or points wrong), plays flagged to be
 checked. Targets: with 2% of point counts wrong, >= 99% of events right and no game
@@ -171,6 +171,7 @@ NOISES = [
     ("dice 1% + counts 2%", Noise(counts=0.02, unread=0.01, dice=0.01)),
     ("2 things at rest", Noise(rest=2)),
     ("at rest + counts 2%", Noise(counts=0.02, unread=0.01, rest=2)),
+    ("at rest, centres 1.5 px", Noise(rest=2, jitter=1.5)),
 ]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.referee import Observation
 from companion.rules.position import Position
@@ -29,13 +29,16 @@ class Noise:
     `dice`: the share of dice read with another value;
     `rest`: how many things at rest are read as dice (the doubling cube, a clock's
     button, a print): each from a still scene drawn at random to another (or the film's
-    end), at one place on the board or its frame, with one face.
+    end), at one place on the board or its frame, with one face;
+    `jitter`: how far (px, the standard deviation) each die's centre is read from where it
+    lies, drawn afresh for every still scene (a reader's centre wanders a little).
     """
 
     counts: float = 0.0
     unread: float = 0.0
     dice: float = 0.0
     rest: int = 0
+    jitter: float = 0.0
 
 
 PX_PER_MM = 2.0  # the stand-in pixels of a die's centre: board millimetres, so scaled
@@ -87,6 +90,11 @@ def _noisy_board(position: Position, noise: Noise, rng: random.Random) -> BoardS
     return BoardSeen(tuple(white), tuple(black), confidence, tuple(places))
 
 
+def _jittered(die: DieReading, jitter: float, rng: random.Random) -> DieReading:
+    x, y = die.center_px
+    return replace(die, center_px=(x + rng.gauss(0, jitter), y + rng.gauss(0, jitter)))
+
+
 def film_observations(
     film: GameFilm, noise: Noise | None = None, seed: int = 0
 ) -> Iterator[Observation]:
@@ -124,6 +132,8 @@ def film_observations(
                 )
             )
         dice += [die for first, last, die in rest if first <= still <= last]
+        if noise.jitter:
+            dice = [_jittered(die, noise.jitter, rng) for die in dice]
         empty = Position((15,) + (0,) * 25, (15,) + (0,) * 25)
         white, black = scene.white or empty.white, scene.black or empty.black
         board = _noisy_board(Position(white, black), noise, rng)
