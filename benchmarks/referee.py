@@ -33,7 +33,8 @@ confidence: the worst kind of mistake) and half that share of places unread, and
 separately with dice misread, and with things at rest read as dice (two a game, each
 lying still from a scene drawn at random, on the board or its frame: the doubling cube, a
 clock's button or a print read as a die; `Noise.rest`; in one row every die's centre read
-about 1.5 px off, `Noise.jitter`). Printed per noise rate: events right (corrections and
+about 1.5 px off, `Noise.jitter`; in one the things not read in a fifth of the looks,
+`Noise.flicker`). Printed per noise rate: events right (corrections and
 requests for a hand fix not counted as events, and counted apart), games lost (the
 game's end missing, or its winner, result or points wrong), plays flagged to be
 checked. Targets: with 2% of point counts wrong, >= 99% of events right and no game
@@ -172,6 +173,7 @@ NOISES = [
     ("2 things at rest", Noise(rest=2)),
     ("at rest + counts 2%", Noise(counts=0.02, unread=0.01, rest=2)),
     ("at rest, centres 1.5 px", Noise(rest=2, jitter=1.5)),
+    ("at rest, 20% unread", Noise(rest=2, flicker=0.2)),
 ]
 
 

@@ -31,7 +31,9 @@ class Noise:
     button, a print): each from a still scene drawn at random to another (or the film's
     end), at one place on the board or its frame, with one face;
     `jitter`: how far (px, the standard deviation) each die's centre is read from where it
-    lies, drawn afresh for every still scene (a reader's centre wanders a little).
+    lies, drawn afresh for every still scene (a reader's centre wanders a little);
+    `flicker`: the share of still scenes in which a thing at rest is not read (its
+    reading weak, passing for a die in some frames only).
     """
 
     counts: float = 0.0
@@ -39,6 +41,7 @@ class Noise:
     dice: float = 0.0
     rest: int = 0
     jitter: float = 0.0
+    flicker: float = 0.0
 
 
 PX_PER_MM = 2.0  # the stand-in pixels of a die's centre: board millimetres, so scaled
@@ -131,7 +134,11 @@ def film_observations(
                     on_checker=d.state == "on_checker",
                 )
             )
-        dice += [die for first, last, die in rest if first <= still <= last]
+        dice += [
+            die
+            for first, last, die in rest
+            if first <= still <= last and not (noise.flicker and rng.random() < noise.flicker)
+        ]
         if noise.jitter:
             dice = [_jittered(die, noise.jitter, rng) for die in dice]
         empty = Position((15,) + (0,) * 25, (15,) + (0,) * 25)

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.explain import (
@@ -106,6 +106,9 @@ _NO_LOOK = _Settled((), None)  # a play taken on a look already looked at
 
 def _dice_key(dice: Sequence[DieReading]) -> tuple[tuple[Any, ...], ...]:
     return tuple(sorted((str(d.section), d.value or 0, d.flat, d.on_checker) for d in dice))
+
+
+REST_LOOKS = 20  # settled looks a thing at rest is remembered unread (a few turns)
 
 
 def _among(die: DieReading, dice: Sequence[DieReading], within: float) -> bool:
@@ -181,6 +184,8 @@ class Referee:
         # Things read as dice that lie at rest, no throw's (`_at_rest`): the doubling cube,
         # a clock's button or a print read as a die, a die left aside; never decided on.
         self._rest: list[DieReading] = []
+        self._reads: list[int] = []  # looks each thing at rest was read in ...
+        self._unseen: list[int] = []  # ... and since it was last read
         self._seen: tuple[DieReading, ...] = ()  # the dice of the last settled look, all
         self._clear_before = True  # the look before it showed no die but things at rest
         self._thrown: tuple[DieReading, ...] = ()  # the dice of the last throw decided ...
@@ -229,9 +234,9 @@ class Referee:
         """The dice of a settled look less the things at rest among them.
 
         A throw's dice come together and go together. A die read where it lay at the
-        last look, with its face, while other dice came (a throw landed beside it) or
-        went (the dice beside it were picked up) is no die of a throw: the doubling cube
-        or a clock's button read as a die, a die left aside. Not so the roll's own dice
+        last look, with its face, while two dice or more came (a throw landed beside it)
+        or went (the dice beside it were picked up) is no die of a throw: the doubling
+        cube or a clock's button read as a die, a die left aside. Not so the roll's own dice
         (the mover's, still on the board when the other player throws early) nor, as
         others go, a broken throw's (picked up one by one), unless a pair of it went and
         it was one die more than a pair. Things at rest are never decided on while they
@@ -240,10 +245,26 @@ class Referee:
         """
         seen, self._seen = self._seen, tuple(dice)
         was = self._rest
-        self._rest = [r for r in self._rest if _among(r, dice, self.rest_px)]  # taken away
+        # each thing at rest read again where it lay, and one not read for REST_LOOKS
+        # looks forgotten (taken away; a thing read in some looks only, its reading weak,
+        # is still known when it shows again)
+        kept = []
+        for r, reads, unseen in zip(self._rest, self._reads, self._unseen, strict=True):
+            again = [d for d in dice if _among(d, [r], self.rest_px)]
+            if again:  # its place: the mean of its readings (a reader's centre wanders)
+                (x, y), (u, v) = r.center_px, again[0].center_px
+                place = ((x * reads + u) / (reads + 1), (y * reads + v) / (reads + 1))
+                kept.append((replace(r, center_px=place), reads + 1, 0))
+            elif unseen < REST_LOOKS:
+                kept.append((r, reads, unseen + 1))
+        self._rest = [r for r, _, _ in kept]
+        self._reads = [n for _, n, _ in kept]
+        self._unseen = [n for _, _, n in kept]
         stayed = [d for d in dice if _among(d, seen, self.rest_px)]
-        came = any(not _among(d, seen, self.rest_px) for d in dice)
-        went = any(not _among(d, dice, self.rest_px) for d in seen)
+        # a throw brings a pair and a pick-up takes one: one die read anew is as often the
+        # same die read a little elsewhere (or a weak reading back) as a die come or gone
+        came = sum(not _among(d, seen, self.rest_px) for d in dice) >= 2
+        went = sum(not _among(d, dice, self.rest_px) for d in seen) >= 2
         # a pair of a throw of more dice picked up: what is left of it was no die of it
         pair_went = sum(not _among(t, dice, self.rest_px) for t in self._thrown) >= 2
         for d in stayed:
@@ -254,6 +275,8 @@ class Referee:
                 went and (not thrown or (pair_went and len(self._thrown) > 2))
             ):
                 self._rest.append(d)
+                self._reads.append(1)
+                self._unseen.append(0)
         self._judge_again(dice)
         # the look before showed only things at rest (then or now), none of the throw
         known = [*was, *self._rest]

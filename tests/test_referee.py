@@ -23,6 +23,11 @@ def D(
     return DieReading(value, 1.0, (0.0, 0.0), flat, section, on_checker)
 
 
+def at(die: DieReading, x: float, y: float) -> DieReading:
+    """`die` lying with its centre at (x, y) in the camera frame."""
+    return replace(die, center_px=(x, y))
+
+
 def seen(position: Position, confidence: float = 0.95) -> BoardSeen:
     return BoardSeen(tuple(position.white), tuple(position.black), confidence)
 
@@ -178,23 +183,19 @@ def test_a_broken_roll_is_rerolled_and_counts_only_when_picked_up() -> None:
     white_plays_31(t)
     t.still([])
     t.hand()
-    out = t.still([D(6, "left"), D(2, "left", flat=False)])  # black: a cocked die
+    six = at(D(6, "left"), 300, 400)
+    out = t.still([six, at(D(2, "left", flat=False), 380, 420)])  # black: a cocked die
     assert out[0]["type"] == "reroll" and out[0]["reasons"] == ["cocked"]
     assert out[0]["player"] == "black"
     t.hand()
-    out = t.still([D(6, "left"), D(4, "right")])  # thrown again before picking up? not counted
-    assert out == []
+    out = t.still([six, at(D(4, "right"), 1300, 500)])  # thrown again before picking up?
+    assert out == []  # not counted
     t.still([])
-    out = t.still([D(6, "right"), D(4, "right")])  # into the wrong section
-    assert out[0]["reasons"] == ["wrong_section"]
+    out = t.still([at(D(6, "right"), 1200, 300), at(D(4, "right"), 1400, 600)])
+    assert out[0]["reasons"] == ["wrong_section"]  # into the wrong section
     t.still([])
-    out = t.still([D(6, "left"), D(4, "left")])
+    out = t.still([at(D(6, "left"), 200, 600), at(D(4, "left"), 450, 300)])
     assert t.types(out) == ["roll"] and out[0]["dice"] == [6, 4]
-
-
-def at(die: DieReading, x: float, y: float) -> DieReading:
-    """`die` lying with its centre at (x, y) in the camera frame."""
-    return replace(die, center_px=(x, y))
 
 
 # The doubling cube on the frame, its face read as a 4 (a thing at rest, never thrown)
@@ -217,6 +218,26 @@ def test_a_thing_at_rest_read_as_a_die_is_judged_once_then_never_once_a_throw_la
     t.hand()
     out = t.still([CUBE], board=after)
     assert t.types(out) == ["dice_picked_up", "play"] and out[1]["play"] == "8/5 6/5"
+    t.hand()
+    out = t.still([CUBE, at(D(6, "left"), 300, 400), at(D(5, "left"), 350, 600)], board=after)
+    assert t.types(out) == ["roll"] and out[0]["dice"] == [6, 5]
+
+
+def test_a_thing_at_rest_read_in_some_looks_only_is_still_known_when_it_shows_again() -> None:
+    t = Table()
+    t.still([CUBE])
+    t.hand()
+    opening = [at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)]
+    assert t.types(t.still([CUBE, *opening])) == ["opening_roll"]  # the cube now at rest
+    after = parse_play(Position.start(), (3, 1), "8/5 6/5").result
+    t.hand()
+    t.still([CUBE, *opening], board=after)
+    t.hand()
+    out = t.still([], board=after)  # the dice picked up; the cube not read this time
+    assert t.types(out) == ["dice_picked_up", "play"]
+    t.hand()
+    # read again, a little elsewhere, on the bare board: no throw, no reroll called
+    assert t.still([at(CUBE, 1502, 59)], board=after) == []
     t.hand()
     out = t.still([CUBE, at(D(6, "left"), 300, 400), at(D(5, "left"), 350, 600)], board=after)
     assert t.types(out) == ["roll"] and out[0]["dice"] == [6, 5]
