@@ -111,6 +111,22 @@ def _dice_key(dice: Sequence[DieReading]) -> tuple[tuple[Any, ...], ...]:
 REST_LOOKS = 20  # settled looks a thing at rest is remembered unread (a few turns)
 
 
+@dataclass(frozen=True)
+class _Resting:
+    """A thing at rest read as a die (`Referee._at_rest`): as read, at the mean of its
+    readings' places (a reader's centre wanders); the looks it was read in, and the looks
+    since it was last read."""
+
+    die: DieReading
+    reads: int = 1
+    unseen: int = 0
+
+    def read(self, again: DieReading) -> _Resting:
+        (x, y), (u, v), n = self.die.center_px, again.center_px, self.reads
+        place = ((x * n + u) / (n + 1), (y * n + v) / (n + 1))
+        return _Resting(replace(self.die, center_px=place), n + 1, 0)
+
+
 def _among(die: DieReading, dice: Sequence[DieReading], within: float) -> bool:
     """Whether `die` is one of `dice` lying still: the same face, its centre within
     `within` pixels of one's."""
@@ -183,9 +199,7 @@ class Referee:
         self._picked_up = False  # the mover picked the dice up: the play is to be read
         # Things read as dice that lie at rest, no throw's (`_at_rest`): the doubling cube,
         # a clock's button or a print read as a die, a die left aside; never decided on.
-        self._rest: list[DieReading] = []
-        self._reads: list[int] = []  # looks each thing at rest was read in ...
-        self._unseen: list[int] = []  # ... and since it was last read
+        self._resting: list[_Resting] = []
         self._seen: tuple[DieReading, ...] = ()  # the dice of the last settled look, all
         self._clear_before = True  # the look before it showed no die but things at rest
         self._thrown: tuple[DieReading, ...] = ()  # the dice of the last throw decided ...
@@ -249,17 +263,13 @@ class Referee:
         # looks forgotten (taken away; a thing read in some looks only, its reading weak,
         # is still known when it shows again)
         kept = []
-        for r, reads, unseen in zip(self._rest, self._reads, self._unseen, strict=True):
-            again = [d for d in dice if _among(d, [r], self.rest_px)]
-            if again:  # its place: the mean of its readings (a reader's centre wanders)
-                (x, y), (u, v) = r.center_px, again[0].center_px
-                place = ((x * reads + u) / (reads + 1), (y * reads + v) / (reads + 1))
-                kept.append((replace(r, center_px=place), reads + 1, 0))
-            elif unseen < REST_LOOKS:
-                kept.append((r, reads, unseen + 1))
-        self._rest = [r for r, _, _ in kept]
-        self._reads = [n for _, n, _ in kept]
-        self._unseen = [n for _, _, n in kept]
+        for r in self._resting:
+            again = [d for d in dice if _among(d, [r.die], self.rest_px)]
+            if again:
+                kept.append(r.read(again[0]))
+            elif r.unseen < REST_LOOKS:
+                kept.append(replace(r, unseen=r.unseen + 1))
+        self._resting = kept
         stayed = [d for d in dice if _among(d, seen, self.rest_px)]
         # a throw brings a pair and a pick-up takes one: one die read anew is as often the
         # same die read a little elsewhere (or a weak reading back) as a die come or gone
@@ -274,9 +284,7 @@ class Referee:
             if (came and not (thrown and self._accepted)) or (
                 went and (not thrown or (pair_went and len(self._thrown) > 2))
             ):
-                self._rest.append(d)
-                self._reads.append(1)
-                self._unseen.append(0)
+                self._resting.append(_Resting(d))
         self._judge_again(dice)
         # the look before showed only things at rest (then or now), none of the throw
         known = [*was, *self._rest]
@@ -287,6 +295,11 @@ class Referee:
         if not any(_among(t, dice, self.rest_px) for t in self._thrown):
             self._thrown = ()  # picked up, every one
         return tuple(d for d in dice if not _among(d, self._rest, self.rest_px))
+
+    @property
+    def _rest(self) -> list[DieReading]:
+        """The things at rest, as read (`_Resting`)."""
+        return [r.die for r in self._resting]
 
     def _judge_again(self, dice: Sequence[DieReading]) -> None:
         """A throw called back with more than a pair of dice read: what of it is now at
