@@ -34,7 +34,8 @@ separately with dice misread, and with things at rest read as dice (two a game, 
 lying still from a scene drawn at random, on the board or its frame: the doubling cube, a
 clock's button or a print read as a die; `Noise.rest`; in one row every die's centre read
 about 1.5 px off, `Noise.jitter`; in one the things not read in a fifth of the looks,
-`Noise.flicker`). Printed per noise rate: events right (corrections and
+`Noise.flicker`), and with a share of the dice never read where they lie
+(`Noise.missed`). Printed per noise rate: events right (corrections and
 requests for a hand fix not counted as events, and counted apart), games lost (the
 game's end missing, or its winner, result or points wrong), plays flagged to be
 checked. Targets: with 2% of point counts wrong, >= 99% of events right and no game
@@ -174,6 +175,7 @@ NOISES = [
     ("at rest + counts 2%", Noise(counts=0.02, unread=0.01, rest=2)),
     ("at rest, centres 1.5 px", Noise(rest=2, jitter=1.5)),
     ("at rest, 20% unread", Noise(rest=2, flicker=0.2)),
+    ("dice missed 3%", Noise(missed=0.03)),
 ]
 
 
@@ -252,6 +254,9 @@ NOISE_FLOORS = [
     # referee knew them)
     Floor("events right, 2 things at rest", "2 things at rest", at_least=0.9993),
     Floor("games lost, things at rest", "lost at rest", at_most=0),
+    # A die never read where it lies (2026-12-06: 94.92% before the die read was used to
+    # narrow the roll inferred; 5 of 40 games are still lost, no floor on them yet)
+    Floor("events right, dice missed 3%", "dice missed 3%", at_least=0.966),
 ]
 
 
@@ -265,13 +270,14 @@ def main_noise(args: argparse.Namespace) -> int:
         f"{args.seed + args.games - 1}, one 7-point match game each, every 4th with an "
         "illegal play); the counts' noise comes with half as many places unread"
     )
-    figures: dict[str, float] = {"lost": 0, "lost at rest": 0}
+    figures: dict[str, float] = {"lost": 0, "lost at rest": 0, "lost missed": 0}
     for which, (name, noise) in enumerate(NOISES):
         rows = [r for r in results if r["which"] == which]
         events = sum(r["events"] for r in rows)
         wrong = sum(r["wrong"] for r in rows)
         figures[name] = (events - wrong) / events
-        figures["lost at rest" if noise.rest else "lost"] += sum(r["lost"] for r in rows)
+        kind = "lost at rest" if noise.rest else "lost missed" if noise.missed else "lost"
+        figures[kind] += sum(r["lost"] for r in rows)
         print(
             f"{name:>20}: events right {100 * (events - wrong) / events:6.2f}% "
             f"({events - wrong} of {events}; {sum(r['extra'] for r in rows)} extra), "

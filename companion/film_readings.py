@@ -33,7 +33,9 @@ class Noise:
     `jitter`: how far (px, the standard deviation) each die's centre is read from where it
     lies, drawn afresh for every still scene (a reader's centre wanders a little);
     `flicker`: the share of still scenes in which a thing at rest is not read (its
-    reading weak, passing for a die in some frames only).
+    reading weak, passing for a die in some frames only);
+    `missed`: the share of dice not read where they lie, in every look of them (a small
+    dark die on a dark point).
     """
 
     counts: float = 0.0
@@ -42,6 +44,7 @@ class Noise:
     rest: int = 0
     jitter: float = 0.0
     flicker: float = 0.0
+    missed: float = 0.0
 
 
 PX_PER_MM = 2.0  # the stand-in pixels of a die's centre: board millimetres, so scaled
@@ -120,6 +123,8 @@ def film_observations(
         scene = shot.scene
         dice = []
         for d in scene.dice:
+            if noise.missed and random.Random(f"{seed} {d.x_mm} {d.y_mm}").random() < noise.missed:
+                continue  # missed where it lies, look after look
             value = d.value
             if rng.random() < noise.dice:
                 value = rng.choice([v for v in range(1, 7) if v != d.value])

@@ -208,6 +208,9 @@ class Referee:
         # The roll a throw called back showed once things at rest among its dice were
         # known (`_without_rest`): the roll a turn the camera missed was played with.
         self._hint: tuple[int, int] | None = None
+        # The face of the one die read of a throw called back for that alone (a die
+        # short, the other missed: a small dark die on a dark point): in the roll played.
+        self._half: int | None = None
 
     @classmethod
     def for_match(cls, match: Match, **kw: Any) -> Referee:
@@ -319,6 +322,7 @@ class Referee:
         self._thrown, self._accepted = tuple(dice), accepted
         self._real = ()
         self._hint = None
+        self._half = None
 
     def _without_rest(self, match: Match) -> tuple[int, int] | None:
         """The roll the throw called back stood as without the things that were no dice
@@ -479,6 +483,8 @@ class Referee:
             return self._unreadable(roller)
         if not ok or roll is None:
             self._await_clear = True
+            if reasons == ["dice_count"] and len(s.raw_dice) == 1:
+                self._half = s.raw_dice[0].value
             if roll is not None:
                 # A broken roll still counts as the throw (no double after it): on record
                 # as the roll and its reroll.
@@ -516,6 +522,8 @@ class Referee:
         # A throw called back for a thing at rest read with it: its own roll is the one
         # looked for (another that explains the board as well does not make it unsure).
         every = [(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)]
+        if self._half is not None:  # a throw called back for a die short: the one read
+            every = [r for r in every if self._half in r]
         for hi, lo in [self._hint] if self._hint else every:
             for play in position.legal_plays((hi, lo)):
                 result = play.result
@@ -808,7 +816,7 @@ class Referee:
         return events
 
     def _turn_done(self) -> None:
-        self._hint = None
+        self._hint = self._half = None
         self._illegal = None
         self._picked_up = False
         self._early = False

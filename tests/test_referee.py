@@ -308,6 +308,30 @@ def test_a_throw_called_back_for_a_thing_read_with_it_is_taken_when_its_play_is_
     assert all(e["inferred"] for e in out)
 
 
+def test_a_throw_called_back_for_a_die_missed_is_taken_from_the_play_with_the_die_read() -> None:
+    """One die of a throw missed (a small dark die on a dark point): called back for a die
+    short. The players play it anyway: 24/22 13/7 is 6-2 or 2-2, and the die read, a 6,
+    says which."""
+    t = Table()
+    t.still([at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)])  # white opens 31
+    after = parse_play(Position.start(), (3, 1), "8/5 6/5").result
+    t.hand()
+    t.still([at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)], board=after)
+    t.hand()
+    t.still([], board=after)
+    t.hand()
+    six = at(D(6, "left"), 300, 400)  # the 2 beside it is not read
+    out = t.still([six], board=after)
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
+    played = parse_play(after, (6, 2), "24/22 13/7").result
+    t.hand()
+    t.still([six], board=played)
+    t.hand()
+    out = t.still([], board=played)
+    assert t.types(out) == ["roll", "dice_picked_up", "play"]
+    assert out[0]["dice"] == [6, 2] and out[2]["play"] == "24/22 13/7"
+
+
 def test_a_roll_before_the_mover_picked_up_his_dice_is_void() -> None:
     t = Table()
     start_game(t)
