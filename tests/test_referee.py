@@ -275,6 +275,20 @@ def test_a_broken_throw_counts_for_nothing_till_its_dice_are_picked_up_one_by_on
     assert t.types(out) == ["roll"] and out[0]["dice"] == [6, 4]
 
 
+def white_opened_and_played() -> tuple[Table, Position]:
+    """A table where white opened with 31 (dice lying apart), played 8/5 6/5 and picked
+    the dice up: black to roll. The table and the board."""
+    t = Table()
+    t.still([at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)])
+    after = parse_play(Position.start(), (3, 1), "8/5 6/5").result
+    t.hand()
+    t.still([at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)], board=after)
+    t.hand()
+    t.still([], board=after)
+    t.hand()
+    return t, after
+
+
 @pytest.mark.parametrize("stays", [True, False])
 def test_a_throw_called_back_for_a_thing_read_with_it_is_taken_when_its_play_is_seen(
     stays: bool,
@@ -282,14 +296,7 @@ def test_a_throw_called_back_for_a_thing_read_with_it_is_taken_when_its_play_is_
     """A thing first read with a throw makes it a die too many (called back). Once it is
     known for no die (left lying when the pair is picked up, or gone while the pair
     stayed), the turn the players played anyway is the roll the pair showed."""
-    t = Table()
-    t.still([at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)])  # white opens 31
-    after = parse_play(Position.start(), (3, 1), "8/5 6/5").result
-    t.hand()
-    t.still([at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)], board=after)
-    t.hand()
-    t.still([], board=after)
-    t.hand()
+    t, after = white_opened_and_played()
     pair = [at(D(6, "left"), 300, 400), at(D(5, "left"), 350, 600)]
     out = t.still([*pair, CUBE], board=after)
     assert t.types(out) == ["reroll"] and "dice_count" in out[0]["reasons"]
@@ -312,14 +319,7 @@ def test_a_throw_called_back_for_a_die_missed_is_taken_from_the_play_with_the_di
     """One die of a throw missed (a small dark die on a dark point): called back for a die
     short. The players play it anyway: 24/22 13/7 is 6-2 or 2-2, and the die read, a 6,
     says which."""
-    t = Table()
-    t.still([at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)])  # white opens 31
-    after = parse_play(Position.start(), (3, 1), "8/5 6/5").result
-    t.hand()
-    t.still([at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)], board=after)
-    t.hand()
-    t.still([], board=after)
-    t.hand()
+    t, after = white_opened_and_played()
     six = at(D(6, "left"), 300, 400)  # the 2 beside it is not read
     out = t.still([six], board=after)
     assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
