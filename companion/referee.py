@@ -531,18 +531,15 @@ class Referee:
                     costs[result][1].add((hi, lo))
                 else:
                     costs[result] = (reading.cost(result), {(hi, lo)}, str(play))
-        if not costs:
-            return []
         ranked = sorted(costs.values(), key=lambda c: c[0])
         cost, rolls, play_text = ranked[0]
         runner_up = min([stay, *(c[0] for c in ranked[1:2])])
         x = self.explain
-        if blocked:  # the roll called back has no legal play: the turn passed
-            pass
-        elif self._hint:  # the roll is known: its play is read as any play is
-            if cost > x.close_max or runner_up - cost < x.margin_min:
-                return []
-        elif cost > 0.5 or runner_up - cost < x.check_margin or len(rolls) != 1:
+        if self._hint:  # the roll is known: its play is read as any play is (or it has none)
+            unclear = not blocked and (cost > x.close_max or runner_up - cost < x.margin_min)
+        else:
+            unclear = cost > 0.5 or runner_up - cost < x.check_margin or len(rolls) != 1
+        if unclear:
             return []
         dice = next(iter(rolls))
         mover = str(match.on_roll)
