@@ -472,7 +472,20 @@ class Referee:
         events = self._look(s, match) if match.phase == Phase.ROLL else []
         if events:
             match = self.match()
+        elif match.phase == Phase.ROLL and self._theirs(s, match):
+            # A pair thrown on the other player's side while the checkers show the
+            # mover's turn played: the mover's turn the camera missed is over (a die of
+            # it never read, a throw called back), and this is the other player's throw.
+            events = self._missed_turn(s, match, ended=True)
+            if events:
+                match = self.match()
         return events + self._throw(s, match)
+
+    @staticmethod
+    def _theirs(s: _Settled, match: Match) -> bool:
+        """Whether two dice or more were thrown, all on the side of the player not on roll."""
+        other_side = "left" if match.on_roll == Color.WHITE else "right"
+        return len(s.raw_dice) >= 2 and all(d.section == other_side for d in s.raw_dice)
 
     def _throw(self, s: _Settled, match: Match) -> list[Event]:
         roller = match.on_roll if match.phase == Phase.ROLL else match.on_roll.opponent
@@ -493,19 +506,24 @@ class Referee:
             return [{"type": "reroll", "player": str(roller), "reasons": reasons}]
         return self._apply({"type": "roll", "dice": list(roll)})
 
-    def _missed_turn(self, s: _Settled, match: Match) -> list[Event]:
+    def _missed_turn(self, s: _Settled, match: Match, ended: bool = False) -> list[Event]:
         """Checkers moved while a roll was awaited: a turn the camera missed.
 
         When a misread roll was called back (or the dice were never seen), the player
-        still played it. If exactly one roll has a legal play that explains the checkers
-        as read, surely and clearly better than the board as it was (and than any other
-        result), that turn is recorded, marked `inferred`, instead of losing the thread.
+        still played it. If one legal result explains the checkers as read, surely and
+        clearly better than the board as it was (and than any other result), that turn is
+        recorded, marked `inferred`, instead of losing the thread. Where no throw was seen,
+        the result must be one roll's alone or the board changed by two checkers or more.
+        A throw seen (`ended`: the other player's, on their side, so the mover's turn is
+        over; or the mover's, a die short, `_half`) lets the play be read as any play is.
         Where the throw was called back for a thing at rest read with it (`_hint`), that
         roll is the one looked for, its play read as any play is (or none, if it has none).
+        Where several rolls have the play, the likeliest is recorded and the others are
+        named with it (`alternatives`).
         """
         if match.phase != Phase.ROLL:
             return []
-        events = self._look(s, match)
+        events = [] if ended else self._look(s, match)
         if events:
             return events
         reading = self._reading(s)
@@ -516,9 +534,15 @@ class Referee:
         blocked = self._hint is not None and all(
             not p.steps for p in position.legal_plays(self._hint)
         )
-        if stay < self.explain.check_margin and not blocked:
+        x = self.explain
+        # A throw was seen: the other player's (`ended`), or the mover's with one die read
+        # (`_half`). The turn was played, and its play is read as any play is.
+        thrown = ended or self._half is not None
+        least = x.margin_min if thrown else x.check_margin
+        if stay < least and not blocked:
             return []  # the board as it was explains the reading well enough
-        costs: dict[Position, tuple[float, set[tuple[int, int]], str]] = {}
+        # each result's cost, and the rolls with a play of it, with that play
+        costs: dict[Position, tuple[float, dict[tuple[int, int], str]]] = {}
         # A throw called back for a thing at rest read with it: its own roll is the one
         # looked for (another that explains the board as well does not make it unsure).
         every = [(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)]
@@ -527,25 +551,35 @@ class Referee:
         for hi, lo in [self._hint] if self._hint else every:
             for play in position.legal_plays((hi, lo)):
                 result = play.result
-                if result in costs:
-                    costs[result][1].add((hi, lo))
-                else:
-                    costs[result] = (reading.cost(result), {(hi, lo)}, str(play))
+                if result not in costs:
+                    costs[result] = (reading.cost(result), {})
+                costs[result][1].setdefault((hi, lo), str(play))
         ranked = sorted(costs.values(), key=lambda c: c[0])
-        cost, rolls, play_text = ranked[0]
+        cost, rolls = ranked[0]
         runner_up = min([stay, *(c[0] for c in ranked[1:2])])
-        x = self.explain
         if self._hint:  # the roll is known: its play is read as any play is (or it has none)
             unclear = not blocked and (cost > x.close_max or runner_up - cost < x.margin_min)
         else:
-            unclear = cost > 0.5 or runner_up - cost < x.check_margin or len(rolls) != 1
+            # Without a throw seen, a roll alone explaining the board is evidence of its
+            # own; where several rolls have that play, the board must have changed by
+            # more than one checker's misreading (a place read one short, another over).
+            unclear = cost > 0.5 or runner_up - cost < least
+            if len(rolls) > 1 and not thrown:
+                unclear = unclear or stay - cost < 2 * x.check_margin
         if unclear:
             return []
-        dice = next(iter(rolls))
+        # Several rolls can have the same play (6-2 and 2-2 both play 24/22 13/7; bearing
+        # off from the low points): the board is sure, the roll is not. The likeliest is
+        # recorded (a double is half as likely as a roll of two faces) and the others are
+        # named with it, for the players to check.
+        dice, *others = sorted(rolls, key=lambda r: (r[0] == r[1], r))
+        play_text = rolls[dice]
         mover = str(match.on_roll)
         events = [
             {**e, "inferred": True} for e in self._apply({"type": "roll", "dice": list(dice)})
         ]
+        if others and events:
+            events[0]["alternatives"] = [list(r) for r in others]
         events.append({"type": "dice_picked_up", "player": mover, "inferred": True})
         played = self._apply({"type": "play", "play": play_text})
         if played:

@@ -332,6 +332,82 @@ def test_a_throw_called_back_for_a_die_missed_is_taken_from_the_play_with_the_di
     assert out[0]["dice"] == [6, 2] and out[2]["play"] == "24/22 13/7"
 
 
+def test_a_play_that_several_rolls_have_is_recorded_with_the_likeliest_and_the_others_named() -> (
+    None
+):
+    """The die read is a 2: 24/22 13/7 is 6-2 or 2-2 then. The board is sure, the roll is
+    not: the likelier 6-2 is recorded (a double is half as likely) and 2-2 named with it."""
+    t, after = white_opened_and_played()
+    two = at(D(2, "left"), 300, 400)  # the 6 beside it is not read
+    out = t.still([two], board=after)
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
+    played = parse_play(after, (6, 2), "24/22 13/7").result
+    t.hand()
+    t.still([two], board=played)
+    t.hand()
+    out = t.still([], board=played)
+    assert t.types(out) == ["roll", "dice_picked_up", "play"]
+    assert all(e["inferred"] for e in out)
+    assert out[0]["dice"] == [6, 2] and out[0]["alternatives"] == [[2, 2]]
+    assert t.match.position == played
+
+
+def test_a_missed_turn_is_taken_when_the_other_player_throws() -> None:
+    """Black's throw is never seen and he moves one checker 13/5: 6-2, 5-3 or 2-2, and one
+    checker's move is also what a misread board can look like, so it waits. White's throw
+    on his side says black's turn is over: it is recorded, then white's roll."""
+    t, after = white_opened_and_played()
+    played = parse_play(after, (5, 3), "13/5").result
+    t.hand()
+    assert t.still([], board=played) == []  # not yet: one checker moved, several rolls
+    t.hand()
+    out = t.still([D(4, "right"), D(2, "right")], board=played)
+    assert t.types(out) == ["roll", "dice_picked_up", "play", "roll"]
+    assert out[0]["player"] == "black" and out[0]["dice"] == [5, 3]
+    assert out[0]["alternatives"] == [[6, 2], [2, 2]]
+    assert out[2]["play"] == "13/5" and all(e["inferred"] for e in out[:3])
+    assert out[3]["player"] == "white" and out[3]["dice"] == [4, 2]
+    assert "inferred" not in out[3]
+    assert t.match.position.to_json() == played.to_json()
+
+
+def test_a_throw_on_the_other_side_with_the_board_unchanged_is_still_the_wrong_section() -> None:
+    t, after = white_opened_and_played()
+    out = t.still([D(4, "right"), D(2, "right")], board=after)  # black throws on white's side
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["wrong_section"]
+    assert out[0]["player"] == "black"
+
+
+def test_the_last_checker_borne_off_after_a_die_missed_ends_the_game() -> None:
+    """Black's last checker lies on his 1 point; of his throw only a 6 is read (called back).
+    He bears the checker off: every roll with a 6 does that, and the game is over."""
+    t, _ = white_opened_and_played()
+    white = [0] * 26
+    white[6] = 15
+    black = [0] * 26
+    black[0], black[1] = 14, 1
+    t.ref.act({"type": "correction", "position": {"white": white, "black": black}})
+    last = t.match.position
+    t.hand()
+    t.still([], board=last)
+    t.hand()
+    six = at(D(6, "left"), 300, 400)
+    out = t.still([six], board=last)
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
+    off = Position.from_json({"white": white, "black": [15] + [0] * 25}, last.turn)
+    t.hand()
+    out = t.still([], board=off)
+    assert t.types(out) == ["roll", "dice_picked_up", "play", "game_over"]
+    assert out[0]["dice"] == [6, 1] and out[0]["alternatives"] == [
+        [6, 2],
+        [6, 3],
+        [6, 4],
+        [6, 5],
+        [6, 6],
+    ]
+    assert out[2]["play"] == "1/off" and out[3]["winner"] == "black"
+
+
 def test_a_roll_before_the_mover_picked_up_his_dice_is_void() -> None:
     t = Table()
     start_game(t)
