@@ -211,6 +211,9 @@ class Referee:
         # The face of the one die read of a throw called back for that alone (a die
         # short, the other missed: a small dark die on a dark point): in the roll played.
         self._half: int | None = None
+        # The one die read of an opening throw called back for that alone: its player's die
+        # in the opening roll the players then played.
+        self._opening_die: DieReading | None = None
 
     @classmethod
     def for_match(cls, match: Match, **kw: Any) -> Referee:
@@ -323,6 +326,7 @@ class Referee:
         self._real = ()
         self._hint = None
         self._half = None
+        self._opening_die = None
 
     def _without_rest(self, match: Match) -> tuple[int, int] | None:
         """The roll the throw called back stood as without the things that were no dice
@@ -439,7 +443,7 @@ class Referee:
             self._await_clear = False
             self._hint = self._without_rest(match)
         if match.phase == Phase.OPENING:
-            return self._opening(s) if n_dice else []
+            return self._opening(s) if n_dice else self._missed_opening(s)
         if match.phase == Phase.ILLEGAL and self._illegal is not None:
             events = self._recheck_illegal(s)
             if events:
@@ -452,12 +456,22 @@ class Referee:
         return []  # a double or resignation is pending: the page or the unit answers it
 
     def _opening(self, s: _Settled) -> list[Event]:
+        sections = {d.section for d in s.raw_dice}
+        if self._opening_die is not None and len(s.raw_dice) >= 2 and len(sections) == 1:
+            # A pair on one side after an opening throw called back for a die short: the
+            # next player's roll, if the checkers show the opening played.
+            events = self._missed_opening(s)
+            if events:
+                match = self.match()
+                return events + (self._throw(s, match) if match.phase == Phase.ROLL else [])
         roll, ok, reasons = roll_verdict(s.raw_dice, "opening", refereeing=True)
         self._decided(s.raw_dice, ok and roll is not None)
         if reasons == ["unreadable"]:
             return self._unreadable(None)
         if not ok or roll is None:
             self._await_clear = True
+            if reasons == ["dice_count"] and len(s.raw_dice) == 1:  # flat, in a section
+                self._opening_die = s.raw_dice[0]
             return [{"type": "reroll", "player": None, "reasons": reasons}]
         by_section = {str(d.section): d.value for d in s.raw_dice}
         events = self._apply(
@@ -467,6 +481,56 @@ class Referee:
             self._await_clear = True
             self._decided(s.raw_dice, False)
         return events
+
+    def _missed_opening(self, s: _Settled) -> list[Event]:
+        """An opening throw called back for a die short (the other missed), then played.
+
+        The die read is its side's die: each value of the other die makes an opening roll
+        and says who plays first. The opening is recorded (`inferred`) where one of those
+        rolls' plays explains the checkers as read, as any play is read."""
+        die = self._opening_die
+        reading = self._reading(s)
+        if die is None or die.value is None or die.section not in ("left", "right"):
+            return []  # a die on the bar is neither player's
+        if reading is None:
+            return []
+        start = Position.start()
+        stay = reading.cost(start)
+        x = self.explain
+        if stay < x.margin_min:
+            return []
+        costs: dict[Position, tuple[float, dict[tuple[int, int], str]]] = {}
+        for other in range(1, 7):
+            if other == die.value:
+                continue  # a tie is thrown again, never played
+            white, black = (die.value, other) if die.section == "right" else (other, die.value)
+            first = Color.WHITE if white > black else Color.BLACK
+            for play in Position.start(first).legal_plays((max(white, black), min(white, black))):
+                if play.result not in costs:
+                    costs[play.result] = (reading.cost(play.result), {})
+                costs[play.result][1].setdefault((white, black), str(play))
+        ranked = sorted(costs.values(), key=lambda c: c[0])
+        cost, rolls = ranked[0]
+        runner_up = min([stay, *(c[0] for c in ranked[1:2])])
+        if cost > 0.5 or runner_up - cost < x.margin_min:
+            return []
+        (white, black), *others = sorted(rolls)
+        events = [
+            {**e, "inferred": True}
+            for e in self._apply({"type": "opening", "white": white, "black": black})
+        ]
+        if others and events:  # each as `dice` is: the first player's die first
+            events[0]["alternatives"] = [sorted(r, reverse=True) for r in others]
+        mover = str(self.match().on_roll)
+        events.append({"type": "dice_picked_up", "player": mover, "inferred": True})
+        played = self._apply({"type": "play", "play": rolls[(white, black)]})
+        if played:
+            played[0] = {**played[0], "inferred": True}
+        self._turn_done()
+        self._opening_die = None
+        self._await_clear = False
+        self._believed += 1
+        return events + played
 
     def _roll(self, s: _Settled, match: Match) -> list[Event]:
         events = self._look(s, match) if match.phase == Phase.ROLL else []
@@ -847,7 +911,7 @@ class Referee:
         return events
 
     def _turn_done(self) -> None:
-        self._hint = self._half = None
+        self._hint = self._half = self._opening_die = None
         self._illegal = None
         self._picked_up = False
         self._early = False

@@ -10,7 +10,7 @@ import pytest
 from companion.referee import BoardSeen, Observation, Referee
 from companion.rules.match import Match, MatchRules, Phase
 from companion.rules.notation import parse_play
-from companion.rules.position import Position
+from companion.rules.position import Color, Position
 from companion.rules.sample import random_game
 from vision.die import DieReading
 from vision.reading import MOVING, Reading
@@ -42,13 +42,20 @@ class Table:
         self.events: list[dict[str, object]] = []
         self.board = Position.start()
 
-    def still(self, dice: list[D], board: Position | None = None, frames: int = 5) -> list[dict]:
+    def still(
+        self,
+        dice: list[D],
+        board: Position | None = None,
+        frames: int = 5,
+        confidence: float = 0.95,
+    ) -> list[dict]:
         if board is not None:
             self.board = board
         out = []
         for _ in range(frames):
             self.frame += 1
-            obs = Observation(self.frame, self.frame / 30, Reading(tuple(dice), seen(self.board)))
+            reading = Reading(tuple(dice), seen(self.board, confidence))
+            obs = Observation(self.frame, self.frame / 30, reading)
             out += self.ref.feed(obs)
         self.events += out
         return out
@@ -369,6 +376,47 @@ def test_a_missed_turn_is_taken_when_the_other_player_throws() -> None:
     assert out[3]["player"] == "white" and out[3]["dice"] == [4, 2]
     assert "inferred" not in out[3]
     assert t.match.position.to_json() == played.to_json()
+
+
+@pytest.mark.parametrize("then_throws", [False, True])
+def test_an_opening_throw_a_die_short_is_taken_from_its_play(then_throws: bool) -> None:
+    """The opening throw's white die is missed; black's 6 is read (called back). Black
+    plays 24/18 13/10, a 6-3: white's die was the 3. Seen once the dice are picked up, or
+    once white throws his roll, if the board was unsure when the die was picked up."""
+    t = Table()
+    six = at(D(6, "left"), 400, 500)
+    out = t.still([six])
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
+    played = parse_play(Position.start(Color.BLACK), (6, 3), "24/18 13/10").result
+    t.hand()
+    t.still([six], board=played)
+    t.hand()
+    if then_throws:  # the board unsure when the die is picked up (a shadow over it)
+        assert t.still([], confidence=0.2) == []
+        t.hand()
+        out = t.still([D(5, "right"), D(2, "right")])
+        assert t.types(out) == ["opening_roll", "dice_picked_up", "play", "roll"]
+        assert out[3]["player"] == "white" and out[3]["dice"] == [5, 2]
+    else:
+        out = t.still([], board=played)
+        assert t.types(out) == ["opening_roll", "dice_picked_up", "play"]
+    assert out[0]["player"] == "black" and out[0]["dice"] == [6, 3]
+    assert "alternatives" not in out[0]
+    assert out[2]["player"] == "black" and out[2]["play"] == "24/18 13/10"
+    assert all(e["inferred"] for e in out[:3])
+    assert t.match.position.to_json() == played.to_json()
+
+
+def test_an_opening_throw_a_die_short_with_the_board_unchanged_is_rolled_again() -> None:
+    """A tie's second die missed: nothing is played, so nothing is inferred; the next
+    opening throw counts."""
+    t = Table()
+    out = t.still([at(D(4, "right"), 1200, 500)])
+    assert t.types(out) == ["reroll"]
+    t.hand()
+    assert t.still([]) == []
+    out = t.still([D(5, "right"), D(2, "left")])
+    assert t.types(out) == ["opening_roll"] and out[0]["dice"] == [5, 2]
 
 
 def test_a_throw_on_the_other_side_with_the_board_unchanged_is_still_the_wrong_section() -> None:
