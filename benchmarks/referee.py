@@ -263,8 +263,8 @@ NOISE_FLOORS = [
     # several rolls have was taken with the likeliest, and an opening a die short from
     # its play; at 10%: 85.77% and 17 lost)
     Floor("events right, dice missed 3%", "dice missed 3%", at_least=0.9857),
-    Floor("events right, dice missed 10%", "dice missed 10%", at_least=0.9549),
-    Floor("games lost, dice missed", "lost missed", at_most=1),  # 0 at 3%, 1 at 10%
+    Floor("events right, dice missed 10%", "dice missed 10%", at_least=0.9552),
+    Floor("games lost, dice missed", "lost missed", at_most=0),
     # ... with places misread too (90.94% and 7 lost before; 1 lost now: a board misread
     # taken whole once the referee had lost the thread, see docs/referee.md)
     Floor("events right, missed 3% + counts 2%", "missed 3% + counts 2%", at_least=0.9598),

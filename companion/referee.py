@@ -618,17 +618,19 @@ class Referee:
                 if result not in costs:
                     costs[result] = (reading.cost(result), {})
                 costs[result][1].setdefault((hi, lo), str(play))
-        ranked = sorted(costs.values(), key=lambda c: c[0])
-        cost, rolls = ranked[0]
-        runner_up = min([stay, *(c[0] for c in ranked[1:2])])
+        ranked = sorted(costs.items(), key=lambda c: c[1][0])
+        best, (cost, rolls) = ranked[0]
+        runner_up = min([stay, *(c for _, (c, _) in ranked[1:2])])
         if self._hint:  # the roll is known: its play is read as any play is (or it has none)
             unclear = not blocked and (cost > x.close_max or runner_up - cost < x.margin_min)
         else:
             # Without a throw seen, a roll alone explaining the board is evidence of its
             # own; where several rolls have that play, the board must have changed by
-            # more than one checker's misreading (a place read one short, another over).
+            # more than one checker's misreading (a place read one short, another over),
+            # unless that play ends the game: its board then stays as it is, with no
+            # next throw to show the turn over (two checkers at least were borne off).
             unclear = cost > 0.5 or runner_up - cost < least
-            if len(rolls) > 1 and not thrown:
+            if len(rolls) > 1 and not thrown and best.winner() is None:
                 unclear = unclear or stay - cost < 2 * x.check_margin
         if unclear:
             return []

@@ -456,6 +456,25 @@ def test_the_last_checker_borne_off_after_a_die_missed_ends_the_game() -> None:
     assert out[2]["play"] == "1/off" and out[3]["winner"] == "black"
 
 
+def test_the_last_checkers_borne_off_after_a_throw_never_seen_end_the_game() -> None:
+    """Black's throw is never seen and he bears his last two checkers off his 1 point: every
+    roll does that. No next throw will show the turn over, and the game is."""
+    t, _ = white_opened_and_played()
+    white = [0] * 26
+    white[6] = 15
+    black = [0] * 26
+    black[0], black[1] = 13, 2
+    t.ref.act({"type": "correction", "position": {"white": white, "black": black}})
+    t.hand()
+    t.still([], board=t.match.position)
+    off = Position.from_json({"white": white, "black": [15] + [0] * 25}, t.match.position.turn)
+    t.hand()
+    out = t.still([], board=off)
+    assert t.types(out) == ["roll", "dice_picked_up", "play", "game_over"]
+    assert out[0]["dice"] == [2, 1] and len(out[0]["alternatives"]) == 20
+    assert out[2]["play"] == "1/off(2)" and out[3]["winner"] == "black"
+
+
 def test_a_roll_before_the_mover_picked_up_his_dice_is_void() -> None:
     t = Table()
     start_game(t)
