@@ -262,7 +262,7 @@ NOISE_FLOORS = [
     # was read from the throw seen, the other player's or a die short, and a play that
     # several rolls have was taken with the likeliest, and an opening a die short from
     # its play; at 10%: 85.77% and 17 lost)
-    Floor("events right, dice missed 3%", "dice missed 3%", at_least=0.9857),
+    Floor("events right, dice missed 3%", "dice missed 3%", at_least=0.9865),
     Floor("events right, dice missed 10%", "dice missed 10%", at_least=0.9552),
     Floor("games lost, dice missed", "lost missed", at_most=0),
     # ... with places misread too (90.94% and 7 lost before; 1 lost now: a board misread

@@ -567,6 +567,9 @@ class Referee:
                 # as the roll and its reroll.
                 self.apply({"type": "roll", "dice": list(roll)})
                 self.apply({"type": "reroll", "reasons": reasons})
+            elif match.phase == Phase.ILLEGAL:
+                # A throw a die short is a throw too: the illegal play before it stands.
+                self.apply({"type": "accept"})
             return [{"type": "reroll", "player": str(roller), "reasons": reasons}]
         return self._apply({"type": "roll", "dice": list(roll)})
 

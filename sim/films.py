@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -155,6 +155,7 @@ def film_game(
     scene: Scene | None = None,
     family: str = "default",
     spare: bool = False,
+    hidden: Collection[int] = (),
 ) -> GameFilm:
     """A whole game as shots, and the referee's events for it.
 
@@ -164,6 +165,9 @@ def film_game(
     random one of the styles of `family` ("default" or "wide": `sim.random_scene`).
     `spare`: a spare die lies on the frame beside the board from the first shot to the
     last, a 5 (a die left aside: no die of any throw; the truth does not name it).
+    `hidden`: in these turns (counted from 1, the opening's), one die of the throw that
+    stands is not in the picture where it lies, as a die the camera does not read there (a
+    dark die on a dark point); the truth names the roll as thrown.
     """
     rng = random.Random(seed)
     base = video_scene(rng, image_size, family)
@@ -188,8 +192,10 @@ def film_game(
         scene = replace(
             _with(base, board), dice=_dice(rng, [_with(base, board)], [w, b], ["right", "left"])
         )
-        still(scene)
         done = match.apply({"type": "opening", "white": w, "black": b})
+        if 1 in hidden and not done[0].get("again"):
+            scene = replace(scene, dice=scene.dice[:1])  # black's die not seen
+        still(scene)
         if done[0].get("again"):
             truth([{"type": "reroll", "player": None, "reasons": ["tie"]}])
             still(_with(base, board))
@@ -219,6 +225,8 @@ def film_game(
                 still(_with(base, board))
                 roll = sorted([rng.randint(1, 6), rng.randint(1, 6)], reverse=True)
             thrown = _dice(rng, [_with(base, board)], roll, [own, own])
+            if turn in hidden:
+                thrown = thrown[:1]  # the other die not seen where it lies
             dice_scene = replace(_with(base, board), dice=thrown)
             still(dice_scene)
             done = match.apply({"type": "roll", "dice": roll})

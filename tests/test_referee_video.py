@@ -112,6 +112,42 @@ def test_a_spare_die_lying_on_the_frame_all_game_is_no_die_of_any_throw(tmp_path
     assert events[1:] == truth
 
 
+def test_dice_the_camera_misses_where_they_lie_leave_the_game_whole(tmp_path: Path) -> None:
+    """One die of the opening, of turn 3 and of turn 6 (just after an illegal play) is not in
+    the picture: the real readers see a die short and the referee calls it back
+    (`dice_count`, players who saw both dice play on). Each turn is then read from its play,
+    marked `inferred`; every other event is the truth's, the illegal play accepted by the
+    throw a die short after it."""
+    hidden = [1, 3, 6]
+    args = ["--seed", "3", "--max-turns", "7", "--illegal-at", "5"]
+    for turn in hidden:
+        args += ["--hide-die", str(turn)]
+    out = run("film-game", str(tmp_path), *args)
+    assert out.returncode == 0, out.stderr
+    out = run(
+        "referee",
+        str(tmp_path / "game.avi"),
+        "--calibration",
+        str(tmp_path / "game.cal.json"),
+        "--json",
+    )
+    assert out.returncode == 0, out.stderr
+    events = strip([json.loads(line) for line in out.stdout.splitlines()])
+    truth = strip(
+        [json.loads(line) for line in (tmp_path / "truth.jsonl").read_text().splitlines()]
+    )
+    called = [e for e in events if e["type"] == "reroll" and e["reasons"] == ["dice_count"]]
+    assert len(called) == len(hidden)
+    inferred = [e for e in events if e.pop("inferred", False)]
+    assert [e["type"] for e in inferred] == ["opening_roll", "dice_picked_up", "play"] + [
+        "roll",
+        "dice_picked_up",
+        "play",
+    ] * (len(hidden) - 1)
+    assert not any("alternatives" in e for e in events)
+    assert [e for e in events if e not in called] == truth
+
+
 def test_the_human_output_names_each_event(film: Path) -> None:
     out = run("referee", str(film / "game.avi"), "--calibration", str(film / "game.cal.json"))
     assert out.returncode == 0, out.stderr

@@ -58,6 +58,15 @@ def add_parsers(sub: Any) -> None:
         action="store_true",
         help="a spare die lies on the frame beside the board all game (no die of any throw)",
     )
+    f.add_argument(
+        "--hide-die",
+        type=whole_number,
+        action="append",
+        default=[],
+        metavar="TURN",
+        help="in this turn (1: the opening) one die of the throw is not in the picture, as a "
+        "die the camera misses where it lies (repeat for more turns)",
+    )
     f.set_defaults(func=cmd_film_game)
 
 
@@ -136,6 +145,7 @@ def cmd_film_game(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
         illegal_at=args.illegal_at,
         max_turns=args.max_turns,
         spare=args.spare_die,
+        hidden=args.hide_die,
     )
     frames = write_video(film, folder / "game.avi")
     assert film.base is not None
