@@ -158,6 +158,23 @@ class WatchSettings:
             raise ValueError(f"board_min must be from 0 to 1, got {self.board_min!r}")
 
 
+Turn = tuple[tuple[int, int], Position, tuple[int, int]]
+
+
+def _results(
+    reading: WeighedBoard, turns: Sequence[Turn]
+) -> list[tuple[Position, float, dict[tuple[int, int], str]]]:
+    """Every legal result of `turns` (each a key, the position played from and the dice),
+    cheapest first as `reading` shows it: the result, its cost, and the keys with a play
+    of it, each with that play."""
+    found: dict[Position, dict[tuple[int, int], str]] = {}
+    for key, position, dice in turns:
+        for play in position.legal_plays(dice):
+            found.setdefault(play.result, {}).setdefault(key, str(play))
+    ranked = [(result, reading.cost(result), keys) for result, keys in found.items()]
+    return sorted(ranked, key=lambda r: r[1])
+
+
 class Referee:
     """Feeds observations in order; each call returns the events it decided."""
 
@@ -499,36 +516,41 @@ class Referee:
         x = self.explain
         if stay < x.margin_min:
             return []
-        costs: dict[Position, tuple[float, dict[tuple[int, int], str]]] = {}
+        turns = []
         for other in range(1, 7):
             if other == die.value:
                 continue  # a tie is thrown again, never played
             white, black = (die.value, other) if die.section == "right" else (other, die.value)
             first = Color.WHITE if white > black else Color.BLACK
-            for play in Position.start(first).legal_plays((max(white, black), min(white, black))):
-                if play.result not in costs:
-                    costs[play.result] = (reading.cost(play.result), {})
-                costs[play.result][1].setdefault((white, black), str(play))
-        ranked = sorted(costs.values(), key=lambda c: c[0])
-        cost, rolls = ranked[0]
-        runner_up = min([stay, *(c[0] for c in ranked[1:2])])
+            turns.append(
+                ((white, black), Position.start(first), (max(white, black), min(white, black)))
+            )
+        ranked = _results(reading, turns)
+        _, cost, rolls = ranked[0]
+        runner_up = min([stay, *(c for _, c, _ in ranked[1:2])])
         if cost > 0.5 or runner_up - cost < x.margin_min:
             return []
         (white, black), *others = sorted(rolls)
-        events = [
-            {**e, "inferred": True}
-            for e in self._apply({"type": "opening", "white": white, "black": black})
-        ]
-        if others and events:  # each as `dice` is: the first player's die first
-            events[0]["alternatives"] = [sorted(r, reverse=True) for r in others]
+        self._await_clear = False
+        return self._inferred(
+            {"type": "opening", "white": white, "black": black},
+            rolls[(white, black)],
+            [sorted(r, reverse=True) for r in others],  # as `dice`: the first player's first
+        )
+
+    def _inferred(self, throw: Action, play: str, others: list[list[int]]) -> list[Event]:
+        """Records a turn the camera missed, read from its play: `throw` (the roll or the
+        opening), the pick-up and `play`, each marked `inferred`, with `others`, the rolls
+        that have that play too (`alternatives`)."""
+        events = [{**e, "inferred": True} for e in self._apply(throw)]
+        if others and events:
+            events[0]["alternatives"] = others
         mover = str(self.match().on_roll)
         events.append({"type": "dice_picked_up", "player": mover, "inferred": True})
-        played = self._apply({"type": "play", "play": rolls[(white, black)]})
+        played = self._apply({"type": "play", "play": play})
         if played:
             played[0] = {**played[0], "inferred": True}
         self._turn_done()
-        self._opening_die = None
-        self._await_clear = False
         self._believed += 1
         return events + played
 
@@ -608,22 +630,16 @@ class Referee:
         least = x.margin_min if thrown else x.check_margin
         if stay < least and not blocked:
             return []  # the board as it was explains the reading well enough
-        # each result's cost, and the rolls with a play of it, with that play
-        costs: dict[Position, tuple[float, dict[tuple[int, int], str]]] = {}
         # A throw called back for a thing at rest read with it: its own roll is the one
         # looked for (another that explains the board as well does not make it unsure).
         every = [(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)]
         if self._half is not None:  # a throw called back for a die short: the one read
             every = [r for r in every if self._half in r]
-        for hi, lo in [self._hint] if self._hint else every:
-            for play in position.legal_plays((hi, lo)):
-                result = play.result
-                if result not in costs:
-                    costs[result] = (reading.cost(result), {})
-                costs[result][1].setdefault((hi, lo), str(play))
-        ranked = sorted(costs.items(), key=lambda c: c[1][0])
-        best, (cost, rolls) = ranked[0]
-        runner_up = min([stay, *(c for _, (c, _) in ranked[1:2])])
+        ranked = _results(
+            reading, [(r, position, r) for r in ([self._hint] if self._hint else every)]
+        )
+        best, cost, rolls = ranked[0]
+        runner_up = min([stay, *(c for _, c, _ in ranked[1:2])])
         if self._hint:  # the roll is known: its play is read as any play is (or it has none)
             unclear = not blocked and (cost > x.close_max or runner_up - cost < x.margin_min)
         else:
@@ -642,20 +658,9 @@ class Referee:
         # recorded (a double is half as likely as a roll of two faces) and the others are
         # named with it, for the players to check.
         dice, *others = sorted(rolls, key=lambda r: (r[0] == r[1], r))
-        play_text = rolls[dice]
-        mover = str(match.on_roll)
-        events = [
-            {**e, "inferred": True} for e in self._apply({"type": "roll", "dice": list(dice)})
-        ]
-        if others and events:
-            events[0]["alternatives"] = [list(r) for r in others]
-        events.append({"type": "dice_picked_up", "player": mover, "inferred": True})
-        played = self._apply({"type": "play", "play": play_text})
-        if played:
-            played[0] = {**played[0], "inferred": True}
-        self._turn_done()
-        self._believed += 1
-        return events + played
+        return self._inferred(
+            {"type": "roll", "dice": list(dice)}, rolls[dice], [list(r) for r in others]
+        )
 
     def _unreadable(self, roller: Color | None) -> list[Event]:
         """Dice the camera cannot read are no reason to roll again: ask for them by hand."""
