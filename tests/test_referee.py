@@ -322,40 +322,27 @@ def test_a_throw_called_back_for_a_thing_read_with_it_is_taken_when_its_play_is_
     assert all(e["inferred"] for e in out)
 
 
-def test_a_throw_called_back_for_a_die_missed_is_taken_from_the_play_with_the_die_read() -> None:
+@pytest.mark.parametrize(("read", "alternatives"), [(6, None), (2, [[2, 2]])])
+def test_a_throw_called_back_for_a_die_missed_is_taken_from_the_play_with_the_die_read(
+    read: int, alternatives: list[list[int]] | None
+) -> None:
     """One die of a throw missed (a small dark die on a dark point): called back for a die
-    short. The players play it anyway: 24/22 13/7 is 6-2 or 2-2, and the die read, a 6,
-    says which."""
+    short. The players play it anyway: 24/22 13/7 is 6-2 or 2-2, and a 6 read says which.
+    With a 2 read, the board is sure and the roll is not: the likelier 6-2 is recorded (a
+    double is half as likely) and 2-2 named with it."""
     t, after = white_opened_and_played()
-    six = at(D(6, "left"), 300, 400)  # the 2 beside it is not read
-    out = t.still([six], board=after)
+    die = at(D(read, "left"), 300, 400)  # the other beside it is not read
+    out = t.still([die], board=after)
     assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
     played = parse_play(after, (6, 2), "24/22 13/7").result
     t.hand()
-    t.still([six], board=played)
-    t.hand()
-    out = t.still([], board=played)
-    assert t.types(out) == ["roll", "dice_picked_up", "play"]
-    assert out[0]["dice"] == [6, 2] and out[2]["play"] == "24/22 13/7"
-
-
-def test_a_play_that_several_rolls_have_is_recorded_with_the_likeliest_and_the_others_named() -> (
-    None
-):
-    """The die read is a 2: 24/22 13/7 is 6-2 or 2-2 then. The board is sure, the roll is
-    not: the likelier 6-2 is recorded (a double is half as likely) and 2-2 named with it."""
-    t, after = white_opened_and_played()
-    two = at(D(2, "left"), 300, 400)  # the 6 beside it is not read
-    out = t.still([two], board=after)
-    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
-    played = parse_play(after, (6, 2), "24/22 13/7").result
-    t.hand()
-    t.still([two], board=played)
+    t.still([die], board=played)
     t.hand()
     out = t.still([], board=played)
     assert t.types(out) == ["roll", "dice_picked_up", "play"]
     assert all(e["inferred"] for e in out)
-    assert out[0]["dice"] == [6, 2] and out[0]["alternatives"] == [[2, 2]]
+    assert out[0]["dice"] == [6, 2] and out[2]["play"] == "24/22 13/7"
+    assert out[0].get("alternatives") == alternatives
     assert t.match.position == played
 
 
@@ -426,23 +413,31 @@ def test_a_throw_on_the_other_side_with_the_board_unchanged_is_still_the_wrong_s
     assert out[0]["player"] == "black"
 
 
-def test_the_last_checker_borne_off_after_a_die_missed_ends_the_game() -> None:
-    """Black's last checker lies on his 1 point; of his throw only a 6 is read (called back).
-    He bears the checker off: every roll with a 6 does that, and the game is over."""
+def black_bearing_off_last(on_one_point: int) -> tuple[Table, Position, Position]:
+    """A table where black has his last `on_one_point` checkers on his 1 point and white all
+    his on his 6 point, black to roll, the board seen so. The table, that board, and the
+    board with black's checkers all off."""
     t, _ = white_opened_and_played()
     white = [0] * 26
     white[6] = 15
     black = [0] * 26
-    black[0], black[1] = 14, 1
+    black[0], black[1] = 15 - on_one_point, on_one_point
     t.ref.act({"type": "correction", "position": {"white": white, "black": black}})
     last = t.match.position
     t.hand()
     t.still([], board=last)
     t.hand()
+    off = Position.from_json({"white": white, "black": [15] + [0] * 25}, last.turn)
+    return t, last, off
+
+
+def test_the_last_checker_borne_off_after_a_die_missed_ends_the_game() -> None:
+    """Black's last checker lies on his 1 point; of his throw only a 6 is read (called back).
+    He bears the checker off: every roll with a 6 does that, and the game is over."""
+    t, last, off = black_bearing_off_last(1)
     six = at(D(6, "left"), 300, 400)
     out = t.still([six], board=last)
     assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
-    off = Position.from_json({"white": white, "black": [15] + [0] * 25}, last.turn)
     t.hand()
     out = t.still([], board=off)
     assert t.types(out) == ["roll", "dice_picked_up", "play", "game_over"]
@@ -459,16 +454,7 @@ def test_the_last_checker_borne_off_after_a_die_missed_ends_the_game() -> None:
 def test_the_last_checkers_borne_off_after_a_throw_never_seen_end_the_game() -> None:
     """Black's throw is never seen and he bears his last two checkers off his 1 point: every
     roll does that. No next throw will show the turn over, and the game is."""
-    t, _ = white_opened_and_played()
-    white = [0] * 26
-    white[6] = 15
-    black = [0] * 26
-    black[0], black[1] = 13, 2
-    t.ref.act({"type": "correction", "position": {"white": white, "black": black}})
-    t.hand()
-    t.still([], board=t.match.position)
-    off = Position.from_json({"white": white, "black": [15] + [0] * 25}, t.match.position.turn)
-    t.hand()
+    t, _, off = black_bearing_off_last(2)
     out = t.still([], board=off)
     assert t.types(out) == ["roll", "dice_picked_up", "play", "game_over"]
     assert out[0]["dice"] == [2, 1] and len(out[0]["alternatives"]) == 20

@@ -30,6 +30,20 @@ def strip(events: list[dict[str, object]]) -> list[dict[str, object]]:
 REASONS = {"cocked", "wrong_section", "on_checker", "off_board", "dice_count", "tie", "early"}
 
 
+def filmed_and_refereed(folder: Path, *film_args: str) -> tuple[list[dict], list[dict]]:
+    """`film-game` (seed 3, 7 turns, turn 5 illegal, and `film_args`) into `folder`, then
+    `referee --json` on its video: the events found and the truth, both `strip`ped."""
+    base = ["--seed", "3", "--max-turns", "7", "--illegal-at", "5"]
+    out = run("film-game", str(folder), *base, *film_args)
+    assert out.returncode == 0, out.stderr
+    video, cal = str(folder / "game.avi"), str(folder / "game.cal.json")
+    out = run("referee", video, "--calibration", cal, "--json")
+    assert out.returncode == 0, out.stderr
+    events = strip([json.loads(line) for line in out.stdout.splitlines()])
+    truth = strip([json.loads(line) for line in (folder / "truth.jsonl").read_text().splitlines()])
+    return events, truth
+
+
 def test_the_film_has_the_events_a_referee_must_find() -> None:
     film = film_game(3, (640, 360), max_turns=7, illegal_at=5)
     kinds = [e["type"] for e in film.truth]
@@ -84,30 +98,7 @@ def test_a_spare_die_lying_on_the_frame_all_game_is_no_die_of_any_throw(tmp_path
     """The real readers see a spare die on the frame in every frame. Judged as a throw
     on the first look (a die off the board: the one false call), it is no die of any
     throw once the opening dice land beside it: every event after is the truth's."""
-    out = run(
-        "film-game",
-        str(tmp_path),
-        "--seed",
-        "3",
-        "--max-turns",
-        "7",
-        "--illegal-at",
-        "5",
-        "--spare-die",
-    )
-    assert out.returncode == 0, out.stderr
-    out = run(
-        "referee",
-        str(tmp_path / "game.avi"),
-        "--calibration",
-        str(tmp_path / "game.cal.json"),
-        "--json",
-    )
-    assert out.returncode == 0, out.stderr
-    events = strip([json.loads(line) for line in out.stdout.splitlines()])
-    truth = strip(
-        [json.loads(line) for line in (tmp_path / "truth.jsonl").read_text().splitlines()]
-    )
+    events, truth = filmed_and_refereed(tmp_path, "--spare-die")
     assert events[0] == {"type": "reroll", "player": None, "reasons": ["off_board", "dice_count"]}
     assert events[1:] == truth
 
@@ -119,23 +110,8 @@ def test_dice_the_camera_misses_where_they_lie_leave_the_game_whole(tmp_path: Pa
     marked `inferred`; every other event is the truth's, the illegal play accepted by the
     throw a die short after it."""
     hidden = [1, 3, 6]
-    args = ["--seed", "3", "--max-turns", "7", "--illegal-at", "5"]
-    for turn in hidden:
-        args += ["--hide-die", str(turn)]
-    out = run("film-game", str(tmp_path), *args)
-    assert out.returncode == 0, out.stderr
-    out = run(
-        "referee",
-        str(tmp_path / "game.avi"),
-        "--calibration",
-        str(tmp_path / "game.cal.json"),
-        "--json",
-    )
-    assert out.returncode == 0, out.stderr
-    events = strip([json.loads(line) for line in out.stdout.splitlines()])
-    truth = strip(
-        [json.loads(line) for line in (tmp_path / "truth.jsonl").read_text().splitlines()]
-    )
+    hide = [arg for turn in hidden for arg in ("--hide-die", str(turn))]
+    events, truth = filmed_and_refereed(tmp_path, *hide)
     called = [e for e in events if e["type"] == "reroll" and e["reasons"] == ["dice_count"]]
     assert len(called) == len(hidden)
     inferred = [e for e in events if e.pop("inferred", False)]
