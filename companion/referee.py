@@ -161,6 +161,17 @@ class WatchSettings:
 Turn = tuple[tuple[int, int], Position, tuple[int, int]]
 
 
+def _likelier(dice: tuple[int, int]) -> tuple[bool, tuple[int, int]]:
+    """Sorts rolls likeliest first: a double is half as likely as a roll of two faces (and
+    among equals, the lowest first)."""
+    return dice[0] == dice[1], dice
+
+
+def _stuck(position: Position, dice: tuple[int, int]) -> bool:
+    """Whether the roll `dice` has no play from `position` (its one legal play is empty)."""
+    return all(not p.steps for p in position.legal_plays(dice))
+
+
 def _results(
     reading: WeighedBoard, turns: Sequence[Turn]
 ) -> list[tuple[Position, float, dict[tuple[int, int], str]]]:
@@ -620,21 +631,29 @@ class Referee:
             return []
         position = match.position
         stay = reading.cost(position)
-        blocked = self._hint is not None and all(
-            not p.steps for p in position.legal_plays(self._hint)
-        )
-        x = self.explain
-        # A throw was seen: the other player's (`ended`), or the mover's with one die read
-        # (`_half`). The turn was played, and its play is read as any play is.
-        thrown = ended or self._half is not None
-        least = x.margin_min if thrown else x.check_margin
-        if stay < least and not blocked:
-            return []  # the board as it was explains the reading well enough
         # A throw called back for a thing at rest read with it: its own roll is the one
         # looked for (another that explains the board as well does not make it unsure).
         every = [(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)]
         if self._half is not None:  # a throw called back for a die short: the one read
             every = [r for r in every if self._half in r]
+        x = self.explain
+        # A throw was seen: the other player's (`ended`), or the mover's with one die read
+        # (`_half`). The turn was played, and its play is read as any play is.
+        thrown = ended or self._half is not None
+        least = x.margin_min if thrown else x.check_margin
+        if stay < least and not self._hint:
+            if ended and self._half is not None and all(_stuck(position, r) for r in every):
+                # The mover threw (a die short) and no roll with the die read has a play
+                # (on the bar against a closed board): his turn was over, the board as it
+                # was, when the other player threw.
+                dice, *others = sorted(every, key=_likelier)
+                return self._inferred(
+                    {"type": "roll", "dice": list(dice)}, "", [list(r) for r in others]
+                )
+            return []  # the board as it was explains the reading well enough
+        blocked = self._hint is not None and _stuck(position, self._hint)
+        if stay < least and not blocked:
+            return []
         ranked = _results(
             reading, [(r, position, r) for r in ([self._hint] if self._hint else every)]
         )
@@ -657,7 +676,7 @@ class Referee:
         # off from the low points): the board is sure, the roll is not. The likeliest is
         # recorded (a double is half as likely as a roll of two faces) and the others are
         # named with it, for the players to check.
-        dice, *others = sorted(rolls, key=lambda r: (r[0] == r[1], r))
+        dice, *others = sorted(rolls, key=_likelier)
         return self._inferred(
             {"type": "roll", "dice": list(dice)}, rolls[dice], [list(r) for r in others]
         )

@@ -413,22 +413,52 @@ def test_a_throw_on_the_other_side_with_the_board_unchanged_is_still_the_wrong_s
     assert out[0]["player"] == "black"
 
 
+def black_to_roll_at(white: list[int], black: list[int]) -> tuple[Table, Position]:
+    """A table where black is to roll with the checkers so (set by hand after white's
+    opening), the board seen so. The table and that board."""
+    t, _ = white_opened_and_played()
+    t.ref.act({"type": "correction", "position": {"white": white, "black": black}})
+    board = t.match.position
+    t.hand()
+    t.still([], board=board)
+    t.hand()
+    return t, board
+
+
 def black_bearing_off_last(on_one_point: int) -> tuple[Table, Position, Position]:
     """A table where black has his last `on_one_point` checkers on his 1 point and white all
-    his on his 6 point, black to roll, the board seen so. The table, that board, and the
-    board with black's checkers all off."""
-    t, _ = white_opened_and_played()
+    his on his 6 point, black to roll. The table, that board, and the board with black's
+    checkers all off."""
     white = [0] * 26
     white[6] = 15
     black = [0] * 26
     black[0], black[1] = 15 - on_one_point, on_one_point
-    t.ref.act({"type": "correction", "position": {"white": white, "black": black}})
-    last = t.match.position
-    t.hand()
-    t.still([], board=last)
-    t.hand()
+    t, last = black_to_roll_at(white, black)
     off = Position.from_json({"white": white, "black": [15] + [0] * 25}, last.turn)
     return t, last, off
+
+
+def test_a_turn_with_no_play_is_over_when_the_other_player_throws() -> None:
+    """Black is on the bar against white's closed board: no roll enters. Of his throw only a
+    5 is read (called back); he cannot move. White's throw on his side says black's turn is
+    over: black's roll is recorded with no play, then white's."""
+    white = [0] * 26
+    white[1:7] = [2, 2, 2, 2, 2, 2]
+    white[13] = 3
+    black = [0] * 26
+    black[25], black[13], black[8], black[6] = 1, 5, 3, 6
+    t, closed = black_to_roll_at(white, black)
+    out = t.still([at(D(5, "left"), 300, 400)], board=closed)
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
+    t.hand()
+    assert t.still([], board=closed) == []  # nothing moved: nothing to read yet
+    t.hand()
+    out = t.still([D(4, "right"), D(2, "right")], board=closed)
+    assert t.types(out) == ["roll", "dice_picked_up", "play", "roll"]
+    assert out[0]["player"] == "black" and out[0]["dice"] == [5, 1]
+    assert out[0]["alternatives"] == [[5, 2], [5, 3], [5, 4], [6, 5], [5, 5]]
+    assert out[2]["play"] == "" and all(e["inferred"] for e in out[:3])
+    assert out[3]["player"] == "white" and out[3]["dice"] == [4, 2]
 
 
 def test_the_last_checker_borne_off_after_a_die_missed_ends_the_game() -> None:
