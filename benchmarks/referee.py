@@ -35,7 +35,8 @@ lying still from a scene drawn at random, on the board or its frame: the doublin
 clock's button or a print read as a die; `Noise.rest`; in one row every die's centre read
 about 1.5 px off, `Noise.jitter`; in one the things not read in a fifth of the looks,
 `Noise.flicker`), and with a share of the dice never read where they lie
-(`Noise.missed`). Printed per noise rate: events right (corrections and
+(`Noise.missed`: 3% and 10%, and 3% together with places misread or with things at
+rest). Printed per noise rate: events right (corrections and
 requests for a hand fix not counted as events, and counted apart), games lost (the
 game's end missing, or its winner, result or points wrong), plays flagged to be
 checked. Targets: with 2% of point counts wrong, >= 99% of events right and no game
