@@ -666,9 +666,11 @@ class Referee:
             # own; where several rolls have that play, the board must have changed by
             # more than one checker's misreading (a place read one short, another over),
             # unless that play ends the game: its board then stays as it is, with no
-            # next throw to show the turn over (two checkers at least were borne off).
-            unclear = cost > 0.5 or runner_up - cost < least
-            if len(rolls) > 1 and not thrown and best.winner() is None:
+            # next throw to show the turn over (two checkers at least were borne off), and
+            # it is read as any play is (the result one checker short is one checker off).
+            ends = best.winner() is not None
+            unclear = cost > 0.5 or runner_up - cost < (x.margin_min if ends else least)
+            if len(rolls) > 1 and not thrown and not ends:
                 unclear = unclear or stay - cost < 2 * x.check_margin
         if unclear:
             return []

@@ -481,14 +481,20 @@ def test_the_last_checker_borne_off_after_a_die_missed_ends_the_game() -> None:
     assert out[2]["play"] == "1/off" and out[3]["winner"] == "black"
 
 
-def test_the_last_checkers_borne_off_after_a_throw_never_seen_end_the_game() -> None:
-    """Black's throw is never seen and he bears his last two checkers off his 1 point: every
-    roll does that. No next throw will show the turn over, and the game is."""
-    t, _, off = black_bearing_off_last(2)
+@pytest.mark.parametrize(
+    ("left", "dice", "others", "play"), [(2, [2, 1], 20, "1/off(2)"), (3, [1, 1], 5, "1/off(3)")]
+)
+def test_the_last_checkers_borne_off_after_a_throw_never_seen_end_the_game(
+    left: int, dice: list[int], others: int, play: str
+) -> None:
+    """Black's throw is never seen and he bears his last checkers off his 1 point: two (any
+    roll does that) or three (any double; one checker short of it, any other roll). No next
+    throw will show the turn over, and the game is."""
+    t, _, off = black_bearing_off_last(left)
     out = t.still([], board=off)
     assert t.types(out) == ["roll", "dice_picked_up", "play", "game_over"]
-    assert out[0]["dice"] == [2, 1] and len(out[0]["alternatives"]) == 20
-    assert out[2]["play"] == "1/off(2)" and out[3]["winner"] == "black"
+    assert out[0]["dice"] == dice and len(out[0]["alternatives"]) == others
+    assert out[2]["play"] == play and out[3]["winner"] == "black"
 
 
 def test_a_roll_before_the_mover_picked_up_his_dice_is_void() -> None:
