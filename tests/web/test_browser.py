@@ -2,12 +2,14 @@
 against `bgcompanion run` on its embedded demo, as a newcomer would start it.
 
 The demo game advances on the page; a reroll shows; the PIN guards the controls; a
-double and a take change the cube on the page and on the emulated cube unit.
+double and a take change the cube on the page and on the emulated cube unit. And on a
+film with a die out of the picture, a roll inferred with others possible shows them.
 Screenshots of these states are saved in test-artifacts/ (or $BG_ARTIFACTS).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -34,23 +36,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def demo() -> Iterator[str]:
+@contextlib.contextmanager
+def served(*args: str) -> Iterator[str]:
+    """`bgcompanion run` with `args` (none: the embedded demo), its page's address."""
     port = free_port()
+    command = [sys.executable, "-m", "companion.cli", "run", "--port", str(port), "--pin", PIN]
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "companion.cli",
-            "run",
-            "--port",
-            str(port),
-            "--pin",
-            PIN,
-            "--seconds",
-            "600",
-            "--quiet",
-        ],
+        [*command, "--seconds", "600", "--quiet", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -60,13 +52,19 @@ def demo() -> Iterator[str]:
     if f"http://127.0.0.1:{port}/" not in header[0] or PIN not in header[1]:
         proc.kill()
         out, _ = proc.communicate(timeout=20)
-        pytest.fail(f"the demo did not start: {header} {out}")
+        pytest.fail(f"the companion did not start: {header} {out}")
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:
         proc.terminate()
         out, _ = proc.communicate(timeout=20)
         assert "Traceback" not in out, out
+
+
+@pytest.fixture(scope="module")
+def demo() -> Iterator[str]:
+    with served() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -219,3 +217,31 @@ def test_a_double_and_take_change_the_cube_on_the_page_and_the_unit(
     # the demo goes on after the take
     version = page_state(browser)["version"]
     assert wait_for(lambda: page_state(browser)["version"] > version + 2, 20)
+
+
+def test_a_roll_inferred_with_others_possible_is_shown_to_be_checked(
+    browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    """A film whose turn 3 has a die out of the picture: black's play 6/5 6/3 is 3-1 or 1-1.
+    The page's log shows the roll recorded, inferred, and the other to check."""
+    film = tmp_path / "film"
+    args = ["--seed", "39", "--max-turns", "4", "--hide-die", "3", "--size", "1280x720"]
+    made = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "film-game", str(film), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert made.returncode == 0, made.stderr
+    video, cal = str(film / "game.avi"), str(film / "game.cal.json")
+    with served("--video", video, "--calibration", cal) as url:
+        browser.get(url)
+
+        def flagged() -> str | None:
+            lines = text_of(browser, "log").splitlines()
+            return next((line for line in lines if "(or " in line), None)
+
+        line = wait_for(flagged, 90)
+    assert line is not None
+    assert "roll 3-1" in line and "(inferred)" in line and "(or 1-1: check it)" in line
+    browser.save_screenshot(str(ARTIFACTS / "inferred-roll.png"))
