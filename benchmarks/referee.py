@@ -266,8 +266,9 @@ NOISE_FLOORS = [
     Floor("events right, dice missed 3%", "dice missed 3%", at_least=0.9865),
     Floor("events right, dice missed 10%", "dice missed 10%", at_least=0.9552),
     Floor("games lost, dice missed", "lost missed", at_most=0),
-    # ... with places misread too (90.94% and 7 lost before; 1 lost now: a board misread
-    # taken whole once the referee had lost the thread, see docs/referee.md)
+    # ... with places misread too (90.94% and 7 lost before; 1 lost now: its last play
+    # read unclearly after the referee had lost a turn and re-synchronised, see
+    # docs/referee.md)
     Floor("events right, missed 3% + counts 2%", "missed 3% + counts 2%", at_least=0.9598),
 ]
 

@@ -236,12 +236,10 @@ class Referee:
         # The roll a throw called back showed once things at rest among its dice were
         # known (`_without_rest`): the roll a turn the camera missed was played with.
         self._hint: tuple[int, int] | None = None
-        # The face of the one die read of a throw called back for that alone (a die
-        # short, the other missed: a small dark die on a dark point): in the roll played.
-        self._half: int | None = None
-        # The one die read of an opening throw called back for that alone: its player's die
-        # in the opening roll the players then played.
-        self._opening_die: DieReading | None = None
+        # The one die read of a throw called back for that alone (a die short, the other
+        # missed: a small dark die on a dark point): its face is in the roll played, and
+        # in the opening its section says whose die it is.
+        self._lone: DieReading | None = None
 
     @classmethod
     def for_match(cls, match: Match, **kw: Any) -> Referee:
@@ -353,8 +351,7 @@ class Referee:
         self._thrown, self._accepted = tuple(dice), accepted
         self._real = ()
         self._hint = None
-        self._half = None
-        self._opening_die = None
+        self._lone = None
 
     def _without_rest(self, match: Match) -> tuple[int, int] | None:
         """The roll the throw called back stood as without the things that were no dice
@@ -485,7 +482,7 @@ class Referee:
 
     def _opening(self, s: _Settled) -> list[Event]:
         sections = {d.section for d in s.raw_dice}
-        if self._opening_die is not None and len(s.raw_dice) >= 2 and len(sections) == 1:
+        if self._lone is not None and len(s.raw_dice) >= 2 and len(sections) == 1:
             # A pair on one side after an opening throw called back for a die short: the
             # next player's roll, if the checkers show the opening played.
             events = self._missed_opening(s)
@@ -499,7 +496,7 @@ class Referee:
         if not ok or roll is None:
             self._await_clear = True
             if reasons == ["dice_count"] and len(s.raw_dice) == 1:  # flat, in a section
-                self._opening_die = s.raw_dice[0]
+                self._lone = s.raw_dice[0]
             return [{"type": "reroll", "player": None, "reasons": reasons}]
         by_section = {str(d.section): d.value for d in s.raw_dice}
         events = self._apply(
@@ -516,7 +513,7 @@ class Referee:
         The die read is its side's die: each value of the other die makes an opening roll
         and says who plays first. The opening is recorded (`inferred`) where one of those
         rolls' plays explains the checkers as read, as any play is read."""
-        die = self._opening_die
+        die = self._lone
         reading = self._reading(s)
         if die is None or die.value is None or die.section not in ("left", "right"):
             return []  # a die on the bar is neither player's
@@ -594,7 +591,7 @@ class Referee:
         if not ok or roll is None:
             self._await_clear = True
             if reasons == ["dice_count"] and len(s.raw_dice) == 1:
-                self._half = s.raw_dice[0].value
+                self._lone = s.raw_dice[0]
             if roll is not None:
                 # A broken roll still counts as the throw (no double after it): on record
                 # as the roll and its reroll.
@@ -615,7 +612,7 @@ class Referee:
         recorded, marked `inferred`, instead of losing the thread. Where no throw was seen,
         the result must be one roll's alone or the board changed by two checkers or more.
         A throw seen (`ended`: the other player's, on their side, so the mover's turn is
-        over; or the mover's, a die short, `_half`) lets the play be read as any play is.
+        over; or the mover's, a die short, `_lone`) lets the play be read as any play is.
         Where the throw was called back for a thing at rest read with it (`_hint`), that
         roll is the one looked for, its play read as any play is (or none, if it has none).
         Where several rolls have the play, the likeliest is recorded and the others are
@@ -634,15 +631,18 @@ class Referee:
         # A throw called back for a thing at rest read with it: its own roll is the one
         # looked for (another that explains the board as well does not make it unsure).
         every = [(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)]
-        if self._half is not None:  # a throw called back for a die short: the one read
-            every = [r for r in every if self._half in r]
+        half = self._lone.value if self._lone is not None else None
+        if half is not None:  # a throw called back for a die short: the one read
+            every = [r for r in every if half in r]
         x = self.explain
         # A throw was seen: the other player's (`ended`), or the mover's with one die read
-        # (`_half`). The turn was played, and its play is read as any play is.
-        thrown = ended or self._half is not None
+        # (`_lone`). The turn was played, and its play is read as any play is.
+        thrown = ended or half is not None
         least = x.margin_min if thrown else x.check_margin
-        if stay < least and not self._hint:
-            if ended and self._half is not None and all(_stuck(position, r) for r in every):
+        blocked = self._hint is not None and _stuck(position, self._hint)
+        if stay < least and not blocked:
+            stuck = not self._hint and ended and half is not None
+            if stuck and all(_stuck(position, r) for r in every):
                 # The mover threw (a die short) and no roll with the die read has a play
                 # (on the bar against a closed board): his turn was over, the board as it
                 # was, when the other player threw.
@@ -651,9 +651,6 @@ class Referee:
                     {"type": "roll", "dice": list(dice)}, "", [list(r) for r in others]
                 )
             return []  # the board as it was explains the reading well enough
-        blocked = self._hint is not None and _stuck(position, self._hint)
-        if stay < least and not blocked:
-            return []
         ranked = _results(
             reading, [(r, position, r) for r in ([self._hint] if self._hint else every)]
         )
@@ -942,7 +939,7 @@ class Referee:
         return events
 
     def _turn_done(self) -> None:
-        self._hint = self._half = self._opening_die = None
+        self._hint = self._lone = None
         self._illegal = None
         self._picked_up = False
         self._early = False
