@@ -255,8 +255,11 @@ FLOORS = [
 ]
 NOISE_FLOORS = [
     Floor("games lost, counts or dice misread", "lost", at_most=0),
-    Floor("events right, counts 2%", "counts 2%", at_least=0.9988),
-    Floor("events right, counts 10%", "counts 10%", at_least=0.9882),
+    # (0.9988 and 0.9882 until 2026-12-07: since a correction never bears off a checker
+    # believed outside home, one game, seed 125, keeps a wrong correction two plays
+    # longer, 2 and 1 events)
+    Floor("events right, counts 2%", "counts 2%", at_least=0.9986),
+    Floor("events right, counts 10%", "counts 10%", at_least=0.9881),
     # Things at rest read as dice (2026-12-06: 44.19% and 32 of 40 games lost before the
     # referee knew them)
     Floor("events right, 2 things at rest", "2 things at rest", at_least=0.9993),
@@ -267,7 +270,8 @@ NOISE_FLOORS = [
     # several rolls have was taken with the likeliest, and an opening a die short from
     # its play; at 10%: 85.77% and 17 lost)
     Floor("events right, dice missed 3%", "dice missed 3%", at_least=0.9865),
-    Floor("events right, dice missed 10%", "dice missed 10%", at_least=0.9552),
+    Floor("events right, dice missed 10%", "dice missed 10%", at_least=0.9588),  # 0.9552
+    # until a correction never bore off a checker believed outside home (2026-12-07)
     Floor("games lost, dice missed", "lost missed", at_most=0),
     # ... with places misread too (90.94% and 7 lost before; 1 lost at 8c9576c: its last
     # play read unclearly after the referee had lost a turn, the players' hand fix then

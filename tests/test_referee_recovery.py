@@ -166,14 +166,56 @@ def test_a_play_taken_wrongly_is_corrected_from_the_board_and_the_game_goes_on()
     assert t.match.position.black == position.black
 
 
+def test_a_checker_outside_home_read_nowhere_is_never_taken_for_borne_off() -> None:
+    """Black's last checker outside his home board (his 12 point, white's 13) is read
+    nowhere, surely, look after look, over eight plays: the reader counts it borne off
+    (15 less those seen). The referee never takes that for the board (it did: a
+    correction bore the checker off, and a game so ended early): the plays are read
+    as made, and the checker stays where it is."""
+    t = NoisyTable()
+    white_opens_31(t)
+    t.look([], board(AFTER_31))  # white's 8/5 6/5 picked up
+    white = [0, 2, 2, 2, 2, 2, 2, 1, 1, 1] + [0] * 16
+    black = [0, 3, 3, 3, 2, 2, 1, 0, 0, 0, 0, 0, 1] + [0] * 13
+    t.ref.act({"type": "correction", "position": {"white": white, "black": black}})
+    position = t.match.position
+
+    def hidden(p: Position) -> BoardSeen:
+        return board(p, p13=(p.white[13], 0, 1.0))
+
+    made, recorded = [], []
+    for dice in [(2, 1), (3, 1), (4, 2), (3, 2), (2, 1), (4, 1), (3, 1), (2, 2)]:
+        mover = str(position.turn)
+        rolled = [D(d, "right" if mover == "white" else "left") for d in dice]
+        plays = position.legal_plays(dice)
+        play = next(p for p in plays if p.result.black[12] == 1) if mover == "black" else plays[-1]
+        made.append(str(play))
+        t.hand()
+        t.look(rolled, hidden(position))
+        t.hand()
+        t.look(rolled, hidden(play.result))
+        t.hand()
+        recorded += [e["play"] for e in t.look([], hidden(play.result)) if e["type"] == "play"]
+        position = play.result
+    assert recorded == made
+    assert all(e["position"]["black"][0] == 0 for e in t.events if e["type"] == "correction")
+    assert t.match.position.black[12] == 1 and t.match.position.black[0] == 0
+
+
 def test_a_correction_never_brings_borne_off_checkers_back_or_bears_off_from_outside() -> None:
     off_one = Position(
         (1, 0, 0, 0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), START.black
     )
     # One more off with a checker still on white's 13 point: a checker missed, not a bear-off.
     assert not plausible_correction(START, off_one)
-    # Fewer off than believed: borne off checkers never come back.
+    # One more off, every checker home now, but one was on white's 13 point as believed:
+    # that checker read nowhere, not borne off.
     black_home = (0, 2, 2, 2, 2, 2, 5) + (0,) * 19
+    out_one = Position((0,) + (2, 2, 2, 2, 2, 4) + (0,) * 6 + (1,) + (0,) * 12, black_home)
+    all_home = Position((1,) + (2, 2, 2, 2, 2, 4) + (0,) * 19, black_home)
+    assert not out_one.status() and not all_home.status()
+    assert not plausible_correction(out_one, all_home)
+    # Fewer off than believed: borne off checkers never come back.
     home = Position((3,) + (2, 2, 2, 2, 2, 2) + (0,) * 19, black_home)
     fewer = Position((2,) + (3, 2, 2, 2, 2, 2) + (0,) * 19, black_home)
     assert not plausible_correction(home, fewer)
