@@ -240,6 +240,9 @@ class Referee:
         # missed: a small dark die on a dark point): its face is in the roll played, and
         # in the opening its section says whose die it is.
         self._lone: DieReading | None = None
+        # The dice of the roll standing, as read (their confidence says which may be
+        # misread: `_misread_roll`), until its play is recorded.
+        self._rolled: tuple[DieReading, ...] = ()
 
     @classmethod
     def for_match(cls, match: Match, **kw: Any) -> Referee:
@@ -601,7 +604,9 @@ class Referee:
                 # A throw a die short is a throw too: the illegal play before it stands.
                 self.apply({"type": "accept"})
             return [{"type": "reroll", "player": str(roller), "reasons": reasons}]
-        return self._apply({"type": "roll", "dice": list(roll)})
+        events = self._apply({"type": "roll", "dice": list(roll)})
+        self._rolled = tuple(s.raw_dice)
+        return events
 
     def _missed_turn(self, s: _Settled, match: Match, ended: bool = False) -> list[Event]:
         """Checkers moved while a roll was awaited: a turn the camera missed.
@@ -754,6 +759,10 @@ class Referee:
         x = self.explain
         if fit is not None:
             mean = fit.cost / self._looks
+            if reading is not None and mean > 0:
+                misread = self._misread_roll(reading, match, plays)
+                if misread:
+                    return misread
             clear = fit.margin >= x.margin_min
             if clear and mean <= x.close_max:
                 return self._play(plays[fit.index], fit, s, match)
@@ -784,10 +793,59 @@ class Referee:
             return self._ask(mover, "board unreadable")
         return self._ask(mover, "the board shows no one play clearly")
 
+    def _misread_roll(
+        self, reading: WeighedBoard, match: Match, plays: Sequence[Play]
+    ) -> list[Event]:
+        """A die of the roll read unsure (below `die_sure`) may be misread. Where a roll
+        with its face changed has a legal play that explains the board (within half a
+        checker) better by `margin_min` than every play of the roll read and than any
+        other result, the dice are corrected (a `correction` with the dice as the board
+        says they fell) and that play is recorded, to be checked: not an illegal play
+        called, nor a play of the roll read that misses the board by a checker. Several
+        rolls with that play: the likeliest, the others named in the correction's note.
+        Never the opening roll's dice (they said who plays first)."""
+        thrown = self._rolled
+        if match.dice is None or match.opening_dice or len(thrown) != 2:
+            return []
+        faces = [d.value or 0 for d in thrown]
+        if sorted(faces) != sorted(match.dice):
+            return []
+        x = self.explain
+        rolls: set[tuple[int, int]] = set()
+        for i, die in enumerate(thrown):
+            if die.confidence < x.die_sure:
+                other = faces[1 - i]
+                rolls |= {(max(v, other), min(v, other)) for v in range(1, 7) if v != die.value}
+        rolls.discard((max(match.dice), min(match.dice)))
+        if not rolls:
+            return []
+        position = match.position
+        ranked = _results(reading, [(r, position, r) for r in sorted(rolls)])
+        best, cost, keys = ranked[0]
+        read = min(reading.cost(p.result) for p in plays)
+        runner_up = min([read, *(c for _, c, _ in ranked[1:2])])
+        if cost > 0.5 or read - cost < x.margin_min or runner_up - cost < x.margin_min:
+            return []
+        dice, *others = sorted(keys, key=_likelier)
+        note = f"dice read {match.dice[0]}-{match.dice[1]}: the board shows a play of "
+        note += f"{dice[0]}-{dice[1]}" + "".join(f" (or {a}-{b})" for a, b in others)
+        events = self._apply({"type": "correction", "dice": list(dice), "note": note})
+        if not events:
+            return []
+        self._looks = 1
+        after = self.match()
+        play = next(p for p in after.position.legal_plays(dice) if p.result == best)
+        fit = Fit(0, cost, runner_up - cost)
+        return events + self._play(play, fit, _NO_LOOK, after, check=True)
+
     def _fit(self) -> Fit | None:
         return best_fit(self._evidence) if self._looks else None
 
-    def _play(self, play: Play, fit: Fit | None, s: _Settled, match: Match) -> list[Event]:
+    def _play(
+        self, play: Play, fit: Fit | None, s: _Settled, match: Match, check: bool = False
+    ) -> list[Event]:
+        """Records `play` with how well the board showed it (`fit`); `check`: to be checked
+        by eye whatever the fit."""
         action: Action = {"type": "play", "play": str(play)}
         explained = fit is not None and fit.cost / self._looks <= self.explain.close_max
         self._unexplained = 0 if explained else self._unexplained + 1
@@ -795,7 +853,7 @@ class Referee:
             action["fit"] = {"cost": None, "margin": None, "check": True}
         else:
             margin = round(fit.margin, 2) if fit.margin != float("inf") else None
-            check = margin is not None and margin < self.explain.check_margin
+            check = check or (margin is not None and margin < self.explain.check_margin)
             action["fit"] = {
                 "cost": round(fit.cost / self._looks, 2),
                 "margin": margin,
@@ -940,6 +998,7 @@ class Referee:
 
     def _turn_done(self) -> None:
         self._hint = self._lone = None
+        self._rolled = ()
         self._illegal = None
         self._picked_up = False
         self._early = False

@@ -438,6 +438,47 @@ def black_bearing_off_last(on_one_point: int) -> tuple[Table, Position, Position
     return t, last, off
 
 
+@pytest.mark.parametrize("confidence", [0.7, 1.0])
+def test_a_play_that_a_die_read_unsure_contradicts_corrects_that_die(confidence: float) -> None:
+    """Black's throw is read 6-3, the 3 read unsure (0.7) or surely; he plays 24/18 13/9,
+    a 6-4's play that no 6-3 play gives. The 3 read unsure was misread: the dice are
+    corrected to 6-4 (the board's) and the play recorded, to be checked. Read surely, the
+    play is an illegal one, as before."""
+    t, board = white_opened_and_played()
+    dice = [at(D(6, "left"), 300, 500), DieReading(3, confidence, (420.0, 520.0), True, "left")]
+    assert t.types(t.still(dice)) == ["roll"]
+    after = parse_play(board, (6, 4), "24/18 13/9").result
+    t.hand()
+    t.still(dice, board=after)
+    t.hand()
+    out = t.still([], board=after)
+    if confidence < 0.9:  # below `ExplainSettings.die_sure`
+        assert t.types(out) == ["dice_picked_up", "correction", "play"]
+        assert out[1]["dice"] == [6, 4] and "6-3" in out[1]["note"]
+        assert out[2]["play"] == "24/18 13/9" and out[2]["fit"]["check"] is True
+        assert t.match.position == after
+    else:
+        assert t.types(out) == ["dice_picked_up", "illegal_play"]
+
+
+def test_a_die_read_unsure_does_not_hide_an_illegal_play_no_roll_has() -> None:
+    """The same throw, the 3 read unsure, but black moves a checker he did not play a
+    point on (24/18 13/10 and 6/5): no roll with the 3 changed has that play either. It
+    is an illegal play, called as before."""
+    t, board = white_opened_and_played()
+    dice = [at(D(6, "left"), 300, 500), DieReading(3, 0.7, (420.0, 520.0), True, "left")]
+    t.still(dice)
+    played = parse_play(board, (6, 3), "24/18 13/10").result
+    black = list(played.black)
+    black[6], black[5] = black[6] - 1, black[5] + 1
+    after = Position(played.white, tuple(black), played.turn)
+    t.hand()
+    t.still(dice, board=after)
+    t.hand()
+    out = t.still([], board=after)
+    assert t.types(out) == ["dice_picked_up", "illegal_play"]
+
+
 def test_a_turn_with_no_play_is_over_when_the_other_player_throws() -> None:
     """Black is on the bar against white's closed board: no roll enters. Of his throw only a
     5 is read (called back); he cannot move. White's throw on his side says black's turn is

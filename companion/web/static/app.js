@@ -136,7 +136,7 @@
     log.innerHTML = "";
     for (const e of state.log.slice().reverse()) {
       const li = document.createElement("li");
-      const what = e.type === "reroll" ? `reroll (${(e.reasons || []).join(", ")})` : e.type === "roll" || e.type === "opening_roll" ? `${e.type.replace("_", " ")} ${(e.dice || []).join("-")}` : e.type === "play" ? `play ${e.play}` : e.type === "ignored" ? `ignored: ${e.why}` : e.type === "needs_fix" ? `needs a fix: ${e.why}` : e.type === "correction" ? `board corrected: ${e.note || "by hand"}` : e.type.replace(/_/g, " ");
+      const what = e.type === "reroll" ? `reroll (${(e.reasons || []).join(", ")})` : e.type === "roll" || e.type === "opening_roll" ? `${e.type.replace("_", " ")} ${(e.dice || []).join("-")}` : e.type === "play" ? `play ${e.play}` : e.type === "ignored" ? `ignored: ${e.why}` : e.type === "needs_fix" ? `needs a fix: ${e.why}` : e.type === "correction" ? (e.dice ? `dice corrected to ${e.dice.join("-")}: ${e.note || "by hand"}` : `board corrected: ${e.note || "by hand"}`) : e.type.replace(/_/g, " ");
       li.textContent = `${e.t !== undefined ? e.t.toFixed(1) + "s " : ""}${e.player ? name(e.player) + ": " : ""}${what}${e.by_hand ? " (by hand)" : ""}${e.inferred ? " (inferred)" : ""}${e.alternatives ? ` (or ${e.alternatives.map((d) => d.join("-")).join(", ")}: check it)` : ""}${e.fit && e.fit.check ? " (check it: thin margin)" : ""}`;
       log.appendChild(li);
     }
