@@ -172,18 +172,22 @@ def _stuck(position: Position, dice: tuple[int, int]) -> bool:
     return all(not p.steps for p in position.legal_plays(dice))
 
 
-def _results(
-    reading: WeighedBoard, turns: Sequence[Turn]
-) -> list[tuple[Position, float, dict[tuple[int, int], str]]]:
-    """Every legal result of `turns` (each a key, the position played from and the dice),
-    cheapest first as `reading` shows it: the result, its cost, and the keys with a play
-    of it, each with that play."""
+def _best_result(
+    reading: WeighedBoard, turns: Sequence[Turn], against: float
+) -> tuple[Position, float, dict[tuple[int, int], str], float]:
+    """The legal result of `turns` (each a key, the position played from and the dice)
+    that `reading` shows best: the result, its cost, the keys with a play of it (each with
+    that play), and by how much it beats the next result or `against` (the cost of what
+    else could explain the reading), whichever is nearer."""
     found: dict[Position, dict[tuple[int, int], str]] = {}
     for key, position, dice in turns:
         for play in position.legal_plays(dice):
             found.setdefault(play.result, {}).setdefault(key, str(play))
-    ranked = [(result, reading.cost(result), keys) for result, keys in found.items()]
-    return sorted(ranked, key=lambda r: r[1])
+    # cheapest first; among equals, the first found (the index: positions are not ordered)
+    ranked = sorted((reading.cost(result), n, result) for n, result in enumerate(found))
+    cost, _, best = ranked[0]
+    runner_up = min([against, *(c for c, _, _ in ranked[1:2])])
+    return best, cost, found[best], runner_up - cost
 
 
 class Referee:
@@ -536,10 +540,8 @@ class Referee:
             turns.append(
                 ((white, black), Position.start(first), (max(white, black), min(white, black)))
             )
-        ranked = _results(reading, turns)
-        _, cost, rolls = ranked[0]
-        runner_up = min([stay, *(c for _, c, _ in ranked[1:2])])
-        if cost > 0.5 or runner_up - cost < x.margin_min:
+        _, cost, rolls, margin = _best_result(reading, turns, stay)
+        if cost > 0.5 or margin < x.margin_min:
             return []
         (white, black), *others = sorted(rolls)
         self._await_clear = False
@@ -656,13 +658,11 @@ class Referee:
                     {"type": "roll", "dice": list(dice)}, "", [list(r) for r in others]
                 )
             return []  # the board as it was explains the reading well enough
-        ranked = _results(
-            reading, [(r, position, r) for r in ([self._hint] if self._hint else every)]
+        best, cost, rolls, margin = _best_result(
+            reading, [(r, position, r) for r in ([self._hint] if self._hint else every)], stay
         )
-        best, cost, rolls = ranked[0]
-        runner_up = min([stay, *(c for _, c, _ in ranked[1:2])])
         if self._hint:  # the roll is known: its play is read as any play is (or it has none)
-            unclear = not blocked and (cost > x.close_max or runner_up - cost < x.margin_min)
+            unclear = not blocked and (cost > x.close_max or margin < x.margin_min)
         else:
             # Without a throw seen, a roll alone explaining the board is evidence of its
             # own; where several rolls have that play, the board must have changed by
@@ -671,7 +671,7 @@ class Referee:
             # next throw to show the turn over (two checkers at least were borne off), and
             # it is read as any play is (the result one checker short is one checker off).
             ends = best.winner() is not None
-            unclear = cost > 0.5 or runner_up - cost < (x.margin_min if ends else least)
+            unclear = cost > 0.5 or margin < (x.margin_min if ends else least)
             if len(rolls) > 1 and not thrown and not ends:
                 unclear = unclear or stay - cost < 2 * x.check_margin
         if unclear:
@@ -820,11 +820,11 @@ class Referee:
         if not rolls:
             return []
         position = match.position
-        ranked = _results(reading, [(r, position, r) for r in sorted(rolls)])
-        best, cost, keys = ranked[0]
+        # beating every play of the roll read, as every other result, by `margin_min`
         read = min(reading.cost(p.result) for p in plays)
-        runner_up = min([read, *(c for _, c, _ in ranked[1:2])])
-        if cost > 0.5 or read - cost < x.margin_min or runner_up - cost < x.margin_min:
+        turns = [(r, position, r) for r in sorted(rolls)]
+        best, cost, keys, margin = _best_result(reading, turns, read)
+        if cost > 0.5 or margin < x.margin_min:
             return []
         dice, *others = sorted(keys, key=_likelier)
         note = f"dice read {match.dice[0]}-{match.dice[1]}: the board shows a play of "
@@ -835,7 +835,7 @@ class Referee:
         self._looks = 1
         after = self.match()
         play = next(p for p in after.position.legal_plays(dice) if p.result == best)
-        fit = Fit(0, cost, runner_up - cost)
+        fit = Fit(0, cost, margin)
         return events + self._play(play, fit, _NO_LOOK, after, check=True)
 
     def _fit(self) -> Fit | None:
