@@ -191,6 +191,11 @@ NOISES = [
         "dice 1% unsure + counts 2%",
         Noise(dice=0.01, unsure_wrong=0.9, unsure_right=0.25, counts=0.02, unread=0.01),
     ),
+    # Flat dice read cocked (a reader's false call, the same in every look of the throw: a
+    # needless reroll called, the players playing the roll on;
+    # last, so that each row above keeps its draws: a row's seed counts its place)
+    ("dice read cocked 3%", Noise(cocked=0.03)),
+    ("dice read cocked 10%", Noise(cocked=0.10)),
 ]
 
 
@@ -302,6 +307,12 @@ NOISE_FLOORS = [
         "events right, dice 1% unsure + counts 2%", "dice 1% unsure + counts 2%", at_least=0.9910
     ),
     Floor("games lost, dice 1% unsure + counts 2%", "lost unsure and misread", at_most=1),
+    # Flat dice read cocked, the players playing on (2026-12-07: 97.23% and 92.14%, 1 and 3
+    # of 40 games lost, before a throw called back only for how its dice lay was looked for
+    # in the play that followed; its games lost count in "games lost, counts or dice
+    # misread")
+    Floor("events right, dice read cocked 3%", "dice read cocked 3%", at_least=0.9961),
+    Floor("events right, dice read cocked 10%", "dice read cocked 10%", at_least=0.9925),
 ]
 
 

@@ -36,6 +36,8 @@ class Noise:
     reading weak, passing for a die in some frames only);
     `missed`: the share of dice not read where they lie, in every look of them (a small
     dark die on a dark point).
+    `cocked`: the share of dice lying flat read cocked, in every look of them (a reader's
+    false call on a die at rest: a needless reroll call, the players playing on);
     `unsure_wrong`, `unsure_right`: the shares of the dice read with another value, and of
     those read right, whose confidence is below 0.9 (drawn from 0.6-0.9; the others are
     read with full confidence, as without them). On the real photos 37 of the 40 dice
@@ -51,6 +53,7 @@ class Noise:
     missed: float = 0.0
     unsure_wrong: float = 0.0
     unsure_right: float = 0.0
+    cocked: float = 0.0
 
 
 PX_PER_MM = 2.0  # the stand-in pixels of a die's centre: board millimetres, so scaled
@@ -139,12 +142,15 @@ def film_observations(
             if unsure and rng.random() < unsure:
                 confidence = rng.uniform(0.6, 0.9)
             section = "right" if d.x_mm > half else "left"
+            flat = d.state != "cocked"
+            if flat and noise.cocked:
+                flat = random.Random(f"{seed} {d.x_mm} {d.y_mm} lie").random() >= noise.cocked
             dice.append(
                 DieReading(
                     value,
                     confidence,
                     (d.x_mm * PX_PER_MM, d.y_mm * PX_PER_MM),  # the film is not rendered
-                    flat=d.state != "cocked",
+                    flat=flat,
                     section=section,
                     on_checker=d.state == "on_checker",
                 )

@@ -36,7 +36,9 @@ whose turn it is and what is allowed) it decides:
   in the match log, never an edit) where that is a position the game can be in;
 - a turn the camera missed (a roll misread and called back, but played): when the
   checkers move while a roll is awaited and exactly one roll explains the new
-  position by a legal play, the roll and play are recorded marked `inferred`;
+  position by a legal play, the roll and play are recorded marked `inferred`; a throw
+  called back only for how its dice lay (read cocked or on a checker, `LIE_REASONS`)
+  and played anyway is recorded with the roll read;
 - `game_over` and `match_over` as the match reports them. Cube actions and
   resignations are not seen by the camera: `act()` takes them from the page or the
   cube unit's buttons.
@@ -109,6 +111,11 @@ def _dice_key(dice: Sequence[DieReading]) -> tuple[tuple[Any, ...], ...]:
 
 
 REST_LOOKS = 20  # settled looks a thing at rest is remembered unread (a few turns)
+# The reasons a throw is called back for that concern only how its dice lie, their values
+# read: a reader's state is the least sure thing it reads on dice it was not taught (a flat
+# die seen aslant shows its sides as a cocked one does), and players who see a die flat
+# play the roll (`Referee._lie`).
+LIE_REASONS = frozenset({"cocked", "on_checker"})
 
 
 @dataclass(frozen=True)
@@ -244,6 +251,11 @@ class Referee:
         # missed: a small dark die on a dark point): its face is in the roll played, and
         # in the opening its section says whose die it is.
         self._lone: DieReading | None = None
+        # The roll read of a throw called back only for how its dice lay (`LIE_REASONS`:
+        # read cocked, or on a checker), until another throw is judged: the players may
+        # see the dice flat and play it (a reader's false call), and a turn the camera
+        # then missed is looked for with that roll first (`_missed_turn`).
+        self._lie: tuple[int, int] | None = None  # in the opening: (white's, black's)
         # The dice of the roll standing, as read (their confidence says which may be
         # misread: `_misread_roll`), until its play is recorded.
         self._rolled: tuple[DieReading, ...] = ()
@@ -359,6 +371,7 @@ class Referee:
         self._real = ()
         self._hint = None
         self._lone = None
+        self._lie = None
 
     def _without_rest(self, match: Match) -> tuple[int, int] | None:
         """The roll the throw called back stood as without the things that were no dice
@@ -489,7 +502,8 @@ class Referee:
 
     def _opening(self, s: _Settled) -> list[Event]:
         sections = {d.section for d in s.raw_dice}
-        if self._lone is not None and len(s.raw_dice) >= 2 and len(sections) == 1:
+        called_back = self._lone is not None or self._lie is not None
+        if called_back and len(s.raw_dice) >= 2 and len(sections) == 1:
             # A pair on one side after an opening throw called back for a die short: the
             # next player's roll, if the checkers show the opening played.
             events = self._missed_opening(s)
@@ -504,6 +518,10 @@ class Referee:
             self._await_clear = True
             if reasons == ["dice_count"] and len(s.raw_dice) == 1:  # flat, in a section
                 self._lone = s.raw_dice[0]
+            by_side = {str(d.section): d.value for d in s.raw_dice}
+            white, black = by_side.get("right"), by_side.get("left")
+            if set(reasons) <= LIE_REASONS and white and black and white != black:
+                self._lie = (white, black)
             return [{"type": "reroll", "player": None, "reasons": reasons}]
         by_section = {str(d.section): d.value for d in s.raw_dice}
         events = self._apply(
@@ -519,27 +537,28 @@ class Referee:
 
         The die read is its side's die: each value of the other die makes an opening roll
         and says who plays first. The opening is recorded (`inferred`) where one of those
-        rolls' plays explains the checkers as read, as any play is read."""
+        rolls' plays explains the checkers as read, as any play is read. So too an opening
+        throw called back only for how its dice lay (`_lie`), its two dice read: its one
+        roll."""
         die = self._lone
         reading = self._reading(s)
-        if die is None or die.value is None or die.section not in ("left", "right"):
-            return []  # a die on the bar is neither player's
         if reading is None:
             return []
+        if self._lie is not None:
+            white, black = self._lie
+            first = Color.WHITE if white > black else Color.BLACK
+            turns = [
+                ((white, black), Position.start(first), (max(white, black), min(white, black)))
+            ]
+        elif die is None or die.value is None or die.section not in ("left", "right"):
+            return []  # a die on the bar is neither player's
+        else:
+            turns = self._opening_turns(die)
         start = Position.start()
         stay = reading.cost(start)
         x = self.explain
         if stay < x.margin_min:
             return []
-        turns = []
-        for other in range(1, 7):
-            if other == die.value:
-                continue  # a tie is thrown again, never played
-            white, black = (die.value, other) if die.section == "right" else (other, die.value)
-            first = Color.WHITE if white > black else Color.BLACK
-            turns.append(
-                ((white, black), Position.start(first), (max(white, black), min(white, black)))
-            )
         _, cost, rolls, margin = _best_result(reading, turns, stay)
         if cost > 0.5 or margin < x.margin_min:
             return []
@@ -550,6 +569,24 @@ class Referee:
             rolls[(white, black)],
             [sorted(r, reverse=True) for r in others],  # as `dice`: the first player's first
         )
+
+    @staticmethod
+    def _opening_turns(
+        die: DieReading,
+    ) -> list[tuple[tuple[int, int], Position, tuple[int, int]]]:
+        """The openings a throw with `die` read in its section can be: (white's die,
+        black's), the start with the first player on roll, the roll played."""
+        assert die.value is not None
+        turns = []
+        for other in range(1, 7):
+            if other == die.value:
+                continue  # a tie is thrown again, never played
+            white, black = (die.value, other) if die.section == "right" else (other, die.value)
+            first = Color.WHITE if white > black else Color.BLACK
+            turns.append(
+                ((white, black), Position.start(first), (max(white, black), min(white, black)))
+            )
+        return turns
 
     def _inferred(self, throw: Action, play: str, others: list[list[int]]) -> list[Event]:
         """Records a turn the camera missed, read from its play: `throw` (the roll or the
@@ -602,6 +639,8 @@ class Referee:
                 # as the roll and its reroll.
                 self.apply({"type": "roll", "dice": list(roll)})
                 self.apply({"type": "reroll", "reasons": reasons})
+                if set(reasons) <= LIE_REASONS:
+                    self._lie = (roll[0], roll[1])
             elif match.phase == Phase.ILLEGAL:
                 # A throw a die short is a throw too: the illegal play before it stands.
                 self.apply({"type": "accept"})
@@ -623,7 +662,11 @@ class Referee:
         Where the throw was called back for a thing at rest read with it (`_hint`), that
         roll is the one looked for, its play read as any play is (or none, if it has none).
         Where several rolls have the play, the likeliest is recorded and the others are
-        named with it (`alternatives`).
+        named with it (`alternatives`). Where the throw was called back only for how its
+        dice lay (`_lie`: read cocked, or on a checker), the roll read is looked for first,
+        its play read as any play is; a turn it leaves without a play only once the other
+        player throws (until then the board as it was is the mover's throw picked up to
+        be thrown again).
         """
         if match.phase != Phase.ROLL:
             return []
@@ -647,6 +690,16 @@ class Referee:
         thrown = ended or half is not None
         least = x.margin_min if thrown else x.check_margin
         blocked = self._hint is not None and _stuck(position, self._hint)
+        lie = self._lie if self._hint is None else None
+        if lie is not None and (ended if _stuck(position, lie) else stay >= x.margin_min):
+            best, cost, rolls, margin = _best_result(reading, [(lie, position, lie)], stay)
+            # Until the other player throws, the mover may be throwing again (the call was
+            # right): the play must then explain the board as one read without a throw does,
+            # unless it ends the game (no next throw will show the turn over).
+            sure = ended or best.winner() is not None
+            close, apart = (x.close_max, x.margin_min) if sure else (0.5, x.check_margin)
+            if _stuck(position, lie) or (cost <= close and margin >= apart):
+                return self._inferred({"type": "roll", "dice": list(lie)}, rolls[lie], [])
         if stay < least and not blocked:
             stuck = not self._hint and ended and half is not None
             if stuck and all(_stuck(position, r) for r in every):
@@ -997,7 +1050,7 @@ class Referee:
         return events
 
     def _turn_done(self) -> None:
-        self._hint = self._lone = None
+        self._hint = self._lone = self._lie = None
         self._rolled = ()
         self._illegal = None
         self._picked_up = False

@@ -502,6 +502,87 @@ def test_a_turn_with_no_play_is_over_when_the_other_player_throws() -> None:
     assert out[3]["player"] == "white" and out[3]["dice"] == [4, 2]
 
 
+@pytest.mark.parametrize("lie", ["cocked", "on_checker"])
+def test_a_throw_called_back_for_how_a_die_lay_is_taken_when_its_play_is_seen(lie: str) -> None:
+    """A reader's false call: black's 2-2 lies flat, but one die is read cocked (or on a
+    checker): a reroll is called. The players see it flat and play it, 24/22 13/7, a
+    play 6-2 has too: the roll read is the one recorded, not the likelier 6-2."""
+    t, after = white_opened_and_played()
+    odd = D(2, "left", flat=False) if lie == "cocked" else D(2, "left", on_checker=True)
+    pair = [at(odd, 300, 400), at(D(2, "left"), 350, 600)]
+    out = t.still(pair, board=after)
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == [lie]
+    played = parse_play(after, (2, 2), "24/22 13/7").result
+    t.hand()
+    t.still(pair, board=played)
+    t.hand()
+    out = t.still([], board=played)
+    assert t.types(out) == ["roll", "dice_picked_up", "play"]
+    assert out[0]["dice"] == [2, 2] and "alternatives" not in out[0]
+    assert out[2]["play"] == "24/22 13/7" and all(e["inferred"] for e in out)
+    assert t.match.position == played
+
+
+def test_a_die_truly_cocked_and_thrown_again_is_no_turn_missed() -> None:
+    """The call was right: black picks the dice up and throws again. Nothing is inferred
+    from the throw called back; the new throw is the roll."""
+    t, after = white_opened_and_played()
+    out = t.still([at(D(5, "left", flat=False), 300, 400), at(D(3, "left"), 350, 600)], after)
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["cocked"]
+    t.hand()
+    assert t.still([], board=after) == []
+    t.hand()
+    out = t.still([at(D(6, "left"), 320, 420), at(D(4, "left"), 380, 620)], board=after)
+    assert t.types(out) == ["roll"] and out[0]["dice"] == [6, 4] and "inferred" not in out[0]
+
+
+@pytest.mark.parametrize("next_thrower", ["black", "white"])
+def test_a_throw_with_no_play_called_back_for_a_die_read_cocked(next_thrower: str) -> None:
+    """Black is on the bar against a closed board and throws 5-3, one die read cocked. If
+    he throws again, the call was right and that is his roll; if white throws, black saw
+    his dice flat and could not move: his 5-3 is recorded with no play, then white's."""
+    white = [0] * 26
+    white[1:7] = [2, 2, 2, 2, 2, 2]
+    white[13] = 3
+    black = [0] * 26
+    black[25], black[13], black[8], black[6] = 1, 5, 3, 6
+    t, closed = black_to_roll_at(white, black)
+    out = t.still([at(D(5, "left", flat=False), 300, 400), at(D(3, "left"), 350, 600)], closed)
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["cocked"]
+    t.hand()
+    assert t.still([], board=closed) == []  # picked up: to throw again, or the turn over
+    t.hand()
+    side = own(next_thrower)
+    out = t.still([at(D(4, side), 300, 420), at(D(2, side), 350, 620)], board=closed)
+    if next_thrower == "black":
+        assert t.types(out) == ["roll"] and out[0]["player"] == "black"
+        assert out[0]["dice"] == [4, 2] and "inferred" not in out[0]
+    else:
+        assert t.types(out) == ["roll", "dice_picked_up", "play", "roll"]
+        assert out[0]["player"] == "black" and out[0]["dice"] == [5, 3]
+        assert "alternatives" not in out[0]
+        assert out[2]["play"] == "" and all(e["inferred"] for e in out[:3])
+        assert out[3]["player"] == "white" and out[3]["dice"] == [4, 2]
+
+
+def test_an_opening_throw_called_back_for_a_die_read_cocked_is_taken_from_its_play() -> None:
+    """The opening throw: white's 3 and black's 6, the 6 read cocked (a reroll called).
+    Black, who won it, plays 24/18 13/10: the opening is recorded from its play."""
+    t = Table()
+    dice = [at(D(3, "right"), 1200, 500), at(D(6, "left", flat=False), 400, 500)]
+    out = t.still(dice)
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["cocked"]
+    played = parse_play(Position.start(Color.BLACK), (6, 3), "24/18 13/10").result
+    t.hand()
+    t.still(dice, board=played)
+    t.hand()
+    out = t.still([], board=played)
+    assert t.types(out) == ["opening_roll", "dice_picked_up", "play"]
+    assert out[0]["player"] == "black" and out[0]["dice"] == [6, 3]
+    assert out[2]["play"] == "24/18 13/10" and all(e["inferred"] for e in out)
+    assert t.match.position.to_json() == played.to_json()
+
+
 def test_the_last_checker_borne_off_after_a_die_missed_ends_the_game() -> None:
     """Black's last checker lies on his 1 point; of his throw only a 6 is read (called back).
     He bears the checker off: every roll with a 6 does that, and the game is over."""
