@@ -38,6 +38,8 @@ class Noise:
     dark die on a dark point).
     `cocked`: the share of dice lying flat read cocked, in every look of them (a reader's
     false call on a die at rest: a needless reroll call, the players playing on);
+    `faceless`: the share of dice read without a value, in every look of them (a die the
+    reader finds but cannot read: it asks for the dice by hand, the players playing on);
     `unsure_wrong`, `unsure_right`: the shares of the dice read with another value, and of
     those read right, whose confidence is below 0.9 (drawn from 0.6-0.9; the others are
     read with full confidence, as without them). On the real photos 37 of the 40 dice
@@ -54,6 +56,7 @@ class Noise:
     unsure_wrong: float = 0.0
     unsure_right: float = 0.0
     cocked: float = 0.0
+    faceless: float = 0.0
 
 
 PX_PER_MM = 2.0  # the stand-in pixels of a die's centre: board millimetres, so scaled
@@ -134,8 +137,13 @@ def film_observations(
         for d in scene.dice:
             if noise.missed and random.Random(f"{seed} {d.x_mm} {d.y_mm}").random() < noise.missed:
                 continue  # missed where it lies, look after look
-            value = d.value
-            if rng.random() < noise.dice:
+            value: int | None = d.value
+            if (
+                noise.faceless
+                and random.Random(f"{seed} {d.x_mm} {d.y_mm} face").random() < noise.faceless
+            ):
+                value = None
+            elif rng.random() < noise.dice:
                 value = rng.choice([v for v in range(1, 7) if v != d.value])
             confidence = 1.0
             unsure = noise.unsure_right if value == d.value else noise.unsure_wrong

@@ -513,7 +513,7 @@ class Referee:
         roll, ok, reasons = roll_verdict(s.raw_dice, "opening", refereeing=True)
         self._decided(s.raw_dice, ok and roll is not None)
         if reasons == ["unreadable"]:
-            return self._unreadable(None)
+            return self._unreadable(None, s.raw_dice)
         if not ok or roll is None:
             self._await_clear = True
             if reasons == ["dice_count"] and len(s.raw_dice) == 1:  # flat, in a section
@@ -629,7 +629,7 @@ class Referee:
         roll, ok, reasons = roll_verdict(s.raw_dice, str(roller), True, allowed, refereeing=True)
         self._decided(s.raw_dice, ok and roll is not None)
         if reasons == ["unreadable"]:
-            return self._unreadable(roller)
+            return self._unreadable(roller, s.raw_dice)
         if not ok or roll is None:
             self._await_clear = True
             if reasons == ["dice_count"] and len(s.raw_dice) == 1:
@@ -738,8 +738,14 @@ class Referee:
             {"type": "roll", "dice": list(dice)}, rolls[dice], [list(r) for r in others]
         )
 
-    def _unreadable(self, roller: Color | None) -> list[Event]:
-        """Dice the camera cannot read are no reason to roll again: ask for them by hand."""
+    def _unreadable(self, roller: Color | None, dice: Sequence[DieReading]) -> list[Event]:
+        """Dice the camera cannot read are no reason to roll again: ask for them by hand.
+        Players who see them may play on instead: where one die of the two was read, its
+        face is in the roll played and, in the opening, its section says whose die it is,
+        as for a throw a die short (`_lone`, `_missed_turn`, `_missed_opening`)."""
+        read = [d for d in dice if d.value is not None]
+        if len(dice) == 2 and len(read) == 1:
+            self._lone = read[0]
         return self._ask(roller, "dice unreadable")
 
     def _move(self, s: _Settled, match: Match) -> list[Event]:

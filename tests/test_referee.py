@@ -523,6 +523,39 @@ def test_a_throw_called_back_for_how_a_die_lay_is_taken_when_its_play_is_seen(li
     assert t.match.position == played
 
 
+def test_a_throw_with_a_die_unreadable_is_taken_from_its_play_with_the_die_read() -> None:
+    """Black's 6-2: the 2 is found but not read. The dice are asked for by hand; the
+    players play on instead, 24/22 13/7 (6-2's or 2-2's): the 6 read says which."""
+    t, after = white_opened_and_played()
+    pair = [at(D(6, "left"), 300, 400), at(D(None, "left"), 350, 600)]
+    assert t.still(pair, board=after) == []  # asked for by hand, after a while
+    played = parse_play(after, (6, 2), "24/22 13/7").result
+    t.hand()
+    t.still(pair, board=played)
+    t.hand()
+    out = t.still([], board=played)
+    assert t.types(out) == ["roll", "dice_picked_up", "play"]
+    assert out[0]["dice"] == [6, 2] and "alternatives" not in out[0]
+    assert out[2]["play"] == "24/22 13/7" and all(e["inferred"] for e in out)
+    assert t.match.position == played
+
+
+def test_an_opening_throw_with_a_die_unreadable_is_taken_from_its_play() -> None:
+    """The opening: black's 6 read, white's die found but not read. Black plays 24/18
+    13/10, a 6-3: white's die was the 3."""
+    t = Table()
+    dice = [at(D(None, "right"), 1200, 500), at(D(6, "left"), 400, 500)]
+    assert t.still(dice) == []
+    played = parse_play(Position.start(Color.BLACK), (6, 3), "24/18 13/10").result
+    t.hand()
+    t.still(dice, board=played)
+    t.hand()
+    out = t.still([], board=played)
+    assert t.types(out) == ["opening_roll", "dice_picked_up", "play"]
+    assert out[0]["player"] == "black" and out[0]["dice"] == [6, 3]
+    assert out[2]["play"] == "24/18 13/10" and all(e["inferred"] for e in out)
+
+
 def test_a_die_truly_cocked_and_thrown_again_is_no_turn_missed() -> None:
     """The call was right: black picks the dice up and throws again. Nothing is inferred
     from the throw called back; the new throw is the roll."""
