@@ -723,8 +723,12 @@ class Referee:
             # unless that play ends the game: its board then stays as it is, with no
             # next throw to show the turn over (two checkers at least were borne off), and
             # it is read as any play is (the result one checker short is one checker off).
+            # A throw seen: the play is read as any play is, a place misread allowed
+            # (`close_max`; until 2026-12-07 half a checker, as without a throw: with 2%
+            # of places misread half the turns of throws a die short were lost).
             ends = best.winner() is not None
-            unclear = cost > 0.5 or margin < (x.margin_min if ends else least)
+            close = x.close_max if thrown else 0.5
+            unclear = cost > close or margin < (x.margin_min if ends else least)
             if len(rolls) > 1 and not thrown and not ends:
                 unclear = unclear or stay - cost < 2 * x.check_margin
         if unclear:

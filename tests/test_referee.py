@@ -346,6 +346,26 @@ def test_a_throw_called_back_for_a_die_missed_is_taken_from_the_play_with_the_di
     assert t.match.position == played
 
 
+def test_a_throw_a_die_short_is_taken_from_its_play_with_a_place_misread() -> None:
+    """As above (a 6 read, the other die missed), with white's 6 point read a checker short
+    as the dice are picked up: the play is read as any play is, a place misread allowed."""
+    t, after = white_opened_and_played()
+    die = at(D(6, "left"), 300, 400)
+    out = t.still([die], board=after)
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
+    played = parse_play(after, (6, 2), "24/22 13/7").result
+    white = list(played.white)
+    white[6], white[0] = white[6] - 1, white[0] + 1
+    misread = Position(tuple(white), played.black)
+    t.hand()
+    t.still([die], board=played)
+    t.hand()
+    out = t.still([], board=misread)
+    assert t.types(out) == ["roll", "dice_picked_up", "play"]
+    assert out[0]["dice"] == [6, 2] and out[2]["play"] == "24/22 13/7"
+    assert t.match.position == played
+
+
 def test_a_missed_turn_is_taken_when_the_other_player_throws() -> None:
     """Black's throw is never seen and he moves one checker 13/5: 6-2, 5-3 or 2-2, and one
     checker's move is also what a misread board can look like, so it waits. White's throw
