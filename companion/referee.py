@@ -504,8 +504,9 @@ class Referee:
         sections = {d.section for d in s.raw_dice}
         called_back = self._lone is not None or self._lie is not None
         if called_back and len(s.raw_dice) >= 2 and len(sections) == 1:
-            # A pair on one side after an opening throw called back for a die short: the
-            # next player's roll, if the checkers show the opening played.
+            # A pair on one side after an opening throw called back for a die short (or
+            # with a die unreadable, or only for how its dice lay): the next player's
+            # roll, if the checkers show the opening played.
             events = self._missed_opening(s)
             if events:
                 match = self.match()
