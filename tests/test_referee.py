@@ -522,40 +522,32 @@ def test_a_turn_with_no_play_is_over_when_the_other_player_throws() -> None:
     assert out[3]["player"] == "white" and out[3]["dice"] == [4, 2]
 
 
-@pytest.mark.parametrize("lie", ["cocked", "on_checker"])
-def test_a_throw_called_back_for_how_a_die_lay_is_taken_when_its_play_is_seen(lie: str) -> None:
+@pytest.mark.parametrize(
+    ("odd", "other", "called", "roll"),
+    [
+        (D(2, "left", flat=False), D(2, "left"), ["cocked"], [2, 2]),
+        (D(2, "left", on_checker=True), D(2, "left"), ["on_checker"], [2, 2]),
+        (D(None, "left"), D(6, "left"), [], [6, 2]),
+    ],
+)
+def test_a_throw_called_back_or_unread_is_taken_from_its_play_with_the_dice_read(
+    odd: DieReading, other: DieReading, called: list[str], roll: list[int]
+) -> None:
     """A reader's false call: black's 2-2 lies flat, but one die is read cocked (or on a
-    checker): a reroll is called. The players see it flat and play it, 24/22 13/7, a
-    play 6-2 has too: the roll read is the one recorded, not the likelier 6-2."""
+    checker): a reroll is called. Or of black's 6-2 the 2 is found but not read: the dice
+    are asked for by hand (after a while). The players play on, 24/22 13/7, a play of 6-2
+    and of 2-2: the dice read say which (the likelier 6-2 is not taken for a 2-2 read)."""
     t, after = white_opened_and_played()
-    odd = D(2, "left", flat=False) if lie == "cocked" else D(2, "left", on_checker=True)
-    pair = [at(odd, 300, 400), at(D(2, "left"), 350, 600)]
+    pair = [at(odd, 300, 400), at(other, 350, 600)]
     out = t.still(pair, board=after)
-    assert t.types(out) == ["reroll"] and out[0]["reasons"] == [lie]
-    played = parse_play(after, (2, 2), "24/22 13/7").result
+    assert [(e["type"], e["reasons"]) for e in out] == ([("reroll", called)] if called else [])
+    played = parse_play(after, (roll[0], roll[1]), "24/22 13/7").result
     t.hand()
     t.still(pair, board=played)
     t.hand()
     out = t.still([], board=played)
     assert t.types(out) == ["roll", "dice_picked_up", "play"]
-    assert out[0]["dice"] == [2, 2] and "alternatives" not in out[0]
-    assert out[2]["play"] == "24/22 13/7" and all(e["inferred"] for e in out)
-    assert t.match.position == played
-
-
-def test_a_throw_with_a_die_unreadable_is_taken_from_its_play_with_the_die_read() -> None:
-    """Black's 6-2: the 2 is found but not read. The dice are asked for by hand; the
-    players play on instead, 24/22 13/7 (6-2's or 2-2's): the 6 read says which."""
-    t, after = white_opened_and_played()
-    pair = [at(D(6, "left"), 300, 400), at(D(None, "left"), 350, 600)]
-    assert t.still(pair, board=after) == []  # asked for by hand, after a while
-    played = parse_play(after, (6, 2), "24/22 13/7").result
-    t.hand()
-    t.still(pair, board=played)
-    t.hand()
-    out = t.still([], board=played)
-    assert t.types(out) == ["roll", "dice_picked_up", "play"]
-    assert out[0]["dice"] == [6, 2] and "alternatives" not in out[0]
+    assert out[0]["dice"] == roll and "alternatives" not in out[0]
     assert out[2]["play"] == "24/22 13/7" and all(e["inferred"] for e in out)
     assert t.match.position == played
 
