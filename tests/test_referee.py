@@ -552,22 +552,6 @@ def test_a_throw_called_back_or_unread_is_taken_from_its_play_with_the_dice_read
     assert t.match.position == played
 
 
-def test_an_opening_throw_with_a_die_unreadable_is_taken_from_its_play() -> None:
-    """The opening: black's 6 read, white's die found but not read. Black plays 24/18
-    13/10, a 6-3: white's die was the 3."""
-    t = Table()
-    dice = [at(D(None, "right"), 1200, 500), at(D(6, "left"), 400, 500)]
-    assert t.still(dice) == []
-    played = parse_play(Position.start(Color.BLACK), (6, 3), "24/18 13/10").result
-    t.hand()
-    t.still(dice, board=played)
-    t.hand()
-    out = t.still([], board=played)
-    assert t.types(out) == ["opening_roll", "dice_picked_up", "play"]
-    assert out[0]["player"] == "black" and out[0]["dice"] == [6, 3]
-    assert out[2]["play"] == "24/18 13/10" and all(e["inferred"] for e in out)
-
-
 def test_a_die_truly_cocked_and_thrown_again_is_no_turn_missed() -> None:
     """The call was right: black picks the dice up and throws again. Nothing is inferred
     from the throw called back; the new throw is the roll."""
@@ -610,13 +594,19 @@ def test_a_throw_with_no_play_called_back_for_a_die_read_cocked(next_thrower: st
         assert out[3]["player"] == "white" and out[3]["dice"] == [4, 2]
 
 
-def test_an_opening_throw_called_back_for_a_die_read_cocked_is_taken_from_its_play() -> None:
-    """The opening throw: white's 3 and black's 6, the 6 read cocked (a reroll called).
-    Black, who won it, plays 24/18 13/10: the opening is recorded from its play."""
+@pytest.mark.parametrize(
+    ("white_die", "called"), [(D(3, "right"), ["cocked"]), (D(None, "right"), [])]
+)
+def test_an_opening_throw_called_back_or_unread_is_taken_from_its_play(
+    white_die: DieReading, called: list[str]
+) -> None:
+    """The opening throw: white's 3 and black's 6, the 6 read cocked (a reroll called),
+    or white's die found but not read (asked for by hand). Black, who won it, plays 24/18
+    13/10: the opening is recorded from its play (white's die the 3 a 6-3 has)."""
     t = Table()
-    dice = [at(D(3, "right"), 1200, 500), at(D(6, "left", flat=False), 400, 500)]
+    dice = [at(white_die, 1200, 500), at(D(6, "left", flat=not called), 400, 500)]
     out = t.still(dice)
-    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["cocked"]
+    assert [(e["type"], e["reasons"]) for e in out] == ([("reroll", called)] if called else [])
     played = parse_play(Position.start(Color.BLACK), (6, 3), "24/18 13/10").result
     t.hand()
     t.still(dice, board=played)
