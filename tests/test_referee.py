@@ -499,16 +499,22 @@ def test_a_die_read_unsure_does_not_hide_an_illegal_play_no_roll_has() -> None:
     assert t.types(out) == ["dice_picked_up", "illegal_play"]
 
 
-def test_a_turn_with_no_play_is_over_when_the_other_player_throws() -> None:
-    """Black is on the bar against white's closed board: no roll enters. Of his throw only a
-    5 is read (called back); he cannot move. White's throw on his side says black's turn is
-    over: black's roll is recorded with no play, then white's."""
+def black_on_the_bar_against_a_closed_board() -> tuple[Table, Position]:
+    """Black to roll with a checker on the bar and white's home board closed: no roll
+    enters. The table and that board."""
     white = [0] * 26
     white[1:7] = [2, 2, 2, 2, 2, 2]
     white[13] = 3
     black = [0] * 26
     black[25], black[13], black[8], black[6] = 1, 5, 3, 6
-    t, closed = black_to_roll_at(white, black)
+    return black_to_roll_at(white, black)
+
+
+def test_a_turn_with_no_play_is_over_when_the_other_player_throws() -> None:
+    """Black is on the bar against white's closed board: no roll enters. Of his throw only a
+    5 is read (called back); he cannot move. White's throw on his side says black's turn is
+    over: black's roll is recorded with no play, then white's."""
+    t, closed = black_on_the_bar_against_a_closed_board()
     out = t.still([at(D(5, "left"), 300, 400)], board=closed)
     assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
     t.hand()
@@ -570,12 +576,7 @@ def test_a_throw_with_no_play_called_back_for_a_die_read_cocked(next_thrower: st
     """Black is on the bar against a closed board and throws 5-3, one die read cocked. If
     he throws again, the call was right and that is his roll; if white throws, black saw
     his dice flat and could not move: his 5-3 is recorded with no play, then white's."""
-    white = [0] * 26
-    white[1:7] = [2, 2, 2, 2, 2, 2]
-    white[13] = 3
-    black = [0] * 26
-    black[25], black[13], black[8], black[6] = 1, 5, 3, 6
-    t, closed = black_to_roll_at(white, black)
+    t, closed = black_on_the_bar_against_a_closed_board()
     out = t.still([at(D(5, "left", flat=False), 300, 400), at(D(3, "left"), 350, 600)], closed)
     assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["cocked"]
     t.hand()
