@@ -703,11 +703,12 @@ class Referee:
                 return self._inferred({"type": "roll", "dice": list(lie)}, rolls[lie], [])
         if stay < least and not blocked:
             stuck = not self._hint and ended and half is not None
-            if stuck and all(_stuck(position, r) for r in every):
+            stuck_rolls = [r for r in every if _stuck(position, r)]
+            if stuck and stuck_rolls:
                 # The mover threw (a die short) and no roll with the die read has a play
                 # (on the bar against a closed board): his turn was over, the board as it
                 # was, when the other player threw.
-                dice, *others = sorted(every, key=_likelier)
+                dice, *others = sorted(stuck_rolls, key=_likelier)
                 return self._inferred(
                     {"type": "roll", "dice": list(dice)}, "", [list(r) for r in others]
                 )

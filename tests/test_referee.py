@@ -619,6 +619,28 @@ def test_an_opening_throw_called_back_or_unread_is_taken_from_its_play(
     assert t.match.position.to_json() == played.to_json()
 
 
+def test_a_turn_with_no_play_is_taken_with_the_rolls_that_have_none() -> None:
+    """White's 1 point is open: of the rolls with the 5 read only 5-1 enters. Black does
+    not move and white throws on his side: black's roll was one with no play (5-5, 5-4,
+    5-3 or 5-2, or 6-5), not 5-1; the likeliest is recorded, the others named."""
+    white = [0] * 26
+    white[2:7] = [2, 2, 2, 2, 3]
+    white[13] = 4
+    black = [0] * 26
+    black[25], black[13], black[8], black[6] = 1, 5, 3, 6
+    t, board = black_to_roll_at(white, black)
+    out = t.still([at(D(5, "left"), 300, 400)], board=board)
+    assert t.types(out) == ["reroll"] and out[0]["reasons"] == ["dice_count"]
+    t.hand()
+    assert t.still([], board=board) == []
+    t.hand()
+    out = t.still([D(4, "right"), D(2, "right")], board=board)
+    assert t.types(out) == ["roll", "dice_picked_up", "play", "roll"]
+    assert out[0]["player"] == "black" and out[0]["dice"] == [5, 2]
+    assert out[0]["alternatives"] == [[5, 3], [5, 4], [6, 5], [5, 5]]
+    assert out[2]["play"] == "" and out[3]["player"] == "white"
+
+
 def test_the_last_checker_borne_off_after_a_die_missed_ends_the_game() -> None:
     """Black's last checker lies on his 1 point; of his throw only a 6 is read (called back).
     He bears the checker off: every roll with a 6 does that, and the game is over."""
