@@ -197,6 +197,13 @@ def _best_result(
     return best, cost, found[best], runner_up - cost
 
 
+def _opening_turn(white: int, black: int) -> Turn:
+    """The opening of white's die and black's (not a tie) as a turn: its key, the start
+    with the higher die's player on roll, and the roll played."""
+    first = Color.WHITE if white > black else Color.BLACK
+    return (white, black), Position.start(first), (max(white, black), min(white, black))
+
+
 class Referee:
     """Feeds observations in order; each call returns the events it decided."""
 
@@ -515,16 +522,15 @@ class Referee:
         self._decided(s.raw_dice, ok and roll is not None)
         if reasons == ["unreadable"]:
             return self._unreadable(None, s.raw_dice)
+        by_section = {str(d.section): d.value for d in s.raw_dice}
         if not ok or roll is None:
             self._await_clear = True
             if reasons == ["dice_count"] and len(s.raw_dice) == 1:  # flat, in a section
                 self._lone = s.raw_dice[0]
-            by_side = {str(d.section): d.value for d in s.raw_dice}
-            white, black = by_side.get("right"), by_side.get("left")
+            white, black = by_section.get("right"), by_section.get("left")
             if set(reasons) <= LIE_REASONS and white and black and white != black:
                 self._lie = (white, black)
             return [{"type": "reroll", "player": None, "reasons": reasons}]
-        by_section = {str(d.section): d.value for d in s.raw_dice}
         events = self._apply(
             {"type": "opening", "white": by_section["right"], "black": by_section["left"]}
         )
@@ -546,11 +552,7 @@ class Referee:
         if reading is None:
             return []
         if self._lie is not None:
-            white, black = self._lie
-            first = Color.WHITE if white > black else Color.BLACK
-            turns = [
-                ((white, black), Position.start(first), (max(white, black), min(white, black)))
-            ]
+            turns = [_opening_turn(*self._lie)]
         elif die is None or die.value is None or die.section not in ("left", "right"):
             return []  # a die on the bar is neither player's
         else:
@@ -572,9 +574,7 @@ class Referee:
         )
 
     @staticmethod
-    def _opening_turns(
-        die: DieReading,
-    ) -> list[tuple[tuple[int, int], Position, tuple[int, int]]]:
+    def _opening_turns(die: DieReading) -> list[Turn]:
         """The openings a throw with `die` read in its section can be: (white's die,
         black's), the start with the first player on roll, the roll played."""
         assert die.value is not None
@@ -583,10 +583,7 @@ class Referee:
             if other == die.value:
                 continue  # a tie is thrown again, never played
             white, black = (die.value, other) if die.section == "right" else (other, die.value)
-            first = Color.WHITE if white > black else Color.BLACK
-            turns.append(
-                ((white, black), Position.start(first), (max(white, black), min(white, black)))
-            )
+            turns.append(_opening_turn(white, black))
         return turns
 
     def _inferred(self, throw: Action, play: str, others: list[list[int]]) -> list[Event]:
@@ -692,23 +689,24 @@ class Referee:
         least = x.margin_min if thrown else x.check_margin
         blocked = self._hint is not None and _stuck(position, self._hint)
         lie = self._lie if self._hint is None else None
-        if lie is not None and (ended if _stuck(position, lie) else stay >= x.margin_min):
+        lie_stuck = lie is not None and _stuck(position, lie)
+        if lie is not None and (ended if lie_stuck else stay >= x.margin_min):
             best, cost, rolls, margin = _best_result(reading, [(lie, position, lie)], stay)
             # Until the other player throws, the mover may be throwing again (the call was
             # right): the play must then explain the board as one read without a throw does,
             # unless it ends the game (no next throw will show the turn over).
             sure = ended or best.winner() is not None
             close, apart = (x.close_max, x.margin_min) if sure else (0.5, x.check_margin)
-            if _stuck(position, lie) or (cost <= close and margin >= apart):
+            if lie_stuck or (cost <= close and margin >= apart):
                 return self._inferred({"type": "roll", "dice": list(lie)}, rolls[lie], [])
         if stay < least and not blocked:
-            stuck = not self._hint and ended and half is not None
-            stuck_rolls = [r for r in every if _stuck(position, r)]
-            if stuck and stuck_rolls:
-                # The mover threw (a die short) and no roll with the die read has a play
+            seen = not self._hint and ended and half is not None
+            stuck = [r for r in every if _stuck(position, r)] if seen else []
+            if stuck:
+                # The mover threw (a die short) and some roll with the die read has no play
                 # (on the bar against a closed board): his turn was over, the board as it
-                # was, when the other player threw.
-                dice, *others = sorted(stuck_rolls, key=_likelier)
+                # was, when the other player threw; his roll was one of those.
+                dice, *others = sorted(stuck, key=_likelier)
                 return self._inferred(
                     {"type": "roll", "dice": list(dice)}, "", [list(r) for r in others]
                 )
