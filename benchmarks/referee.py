@@ -39,7 +39,9 @@ about 1.5 px off, `Noise.jitter`; in one the things not read in a fifth of the l
 rest), and with 1% and 3% of the dice misread with the confidences a real reader gives
 (`Noise.unsure_wrong`, `unsure_right`: nine in ten misread dice and one in four read
 right below 0.9; the other dice-misread rows read every die with full confidence, the
-worst kind), the 1% also with 2% of places misread. Printed per noise rate: events
+worst kind), the 1% also with 2% of places misread, and with 3% and 10% of flat dice
+read cocked (`Noise.cocked`) or of dice found but not read (`Noise.faceless`), in every
+look of their throw, the players playing on. Printed per noise rate: events
 right (corrections and requests for a hand fix not counted as events, and counted
 apart), games lost (the game's end missing, or its winner, result or points wrong),
 plays flagged to be checked. Targets: with 2% of point counts wrong, >= 99% of events
