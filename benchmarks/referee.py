@@ -24,6 +24,13 @@ hinges, shadows and light the networks never saw), each calibrated as a user wou
 calibration's look learnt on a frame of the starting position (`vision.board_learn`,
 which records the board's own die-like marks too). No floors there: it measures.
 
+    .venv/bin/python benchmarks/referee.py --sides [--games 5] [--styles wide]
+
+The same games with their cocked dice drawn as a camera above sees them (`sim.Scene.
+dice_sides`: the top face foreshortened beside the side the lean turns up, with its pips),
+which the dice readers read flat for the most part: the roll stands and the players throw
+again (docs/referee.md, "A roll thrown again before its play"). No floors: it measures.
+
     .venv/bin/python benchmarks/referee.py --noise [--games 40] [--seed 100]
 
 Under reading noise (issue 32): the same kind of games, told to the referee as readers
@@ -41,7 +48,9 @@ rest), and with 1% and 3% of the dice misread with the confidences a real reader
 right below 0.9; the other dice-misread rows read every die with full confidence, the
 worst kind), the 1% also with 2% of places misread, and with 3% and 10% of flat dice
 read cocked (`Noise.cocked`) or of dice found but not read (`Noise.faceless`), in every
-look of their throw, the players playing on. Printed per noise rate: events
+look of their throw, the players playing on, and with half and all of the cocked dice read
+flat (`Noise.blind`; all also with 2% of places misread), the players throwing again.
+Printed per noise rate: events
 right (corrections and requests for a hand fix not counted as events, and counted
 apart), games lost (the game's end missing, or its winner, result or points wrong),
 plays flagged to be checked. Targets: with 2% of point counts wrong, >= 99% of events
@@ -115,15 +124,18 @@ def gnubg_score(mat: Path) -> str:
     return " ".join(found[-1]) if found else "no score: " + out.stdout[-300:]
 
 
-def run_game(job: tuple[int, int, str]) -> dict[str, Any]:
+def run_game(job: tuple[int, int, str, bool]) -> dict[str, Any]:
     import cv2
 
     cv2.setNumThreads(1)
-    k, seed, family = job
+    k, seed, family, sides = job
     film = film_game(
         seed, (1920, 1080), length=LENGTH, illegal_at=5 if k == 0 else None, family=family
     )
     assert film.base is not None
+    if sides:  # cocked dice drawn as a camera above sees them (shots sharing a scene still do)
+        drawn = {id(shot.scene): replace(shot.scene, dice_sides=True) for shot in film.shots}
+        film.shots = [replace(shot, scene=drawn[id(shot.scene)]) for shot in film.shots]
     cal = render(film.base).calibration
     assert cal is not None
     if family == "wide":  # calibrated as a user would: on the starting position, learnt
@@ -157,6 +169,7 @@ def run_game(job: tuple[int, int, str]) -> dict[str, Any]:
         "n_wrong": sum(w.startswith("-") for w in wrong),
         "n_extra": sum(w.startswith("+") for w in wrong),
         "inferred": sum(bool(e.get("inferred")) for e in events if e["type"] == "play"),
+        "again": sum(e.get("reasons") == ["thrown_again"] for e in events),
         "plays": kinds.count("play"),
         "rolls": kinds.count("roll") + kinds.count("opening_roll"),
         "rerolls": kinds.count("reroll"),
@@ -202,6 +215,12 @@ NOISES = [
     # for by hand, the players playing on)
     ("dice unreadable 3%", Noise(faceless=0.03)),
     ("dice unreadable 10%", Noise(faceless=0.10)),
+    # Cocked dice read flat (a reader that does not know a cocked die as a camera sees it:
+    # the shipped one read 19 of 20 so, `benchmarks/dice.py --sides`): the roll accepted,
+    # the players throwing again
+    ("cocked read flat 50%", Noise(blind=0.5)),
+    ("cocked read flat", Noise(blind=1.0)),
+    ("cocked flat + counts 2%", Noise(blind=1.0, counts=0.02, unread=0.01)),
 ]
 
 
@@ -330,6 +349,14 @@ NOISE_FLOORS = [
     # none, 2026-12-07, second session)
     Floor("events right, dice unreadable 3%", "dice unreadable 3%", at_least=0.9951),
     Floor("events right, dice unreadable 10%", "dice unreadable 10%", at_least=0.9770),
+    # Cocked dice read flat, the players throwing again (2026-12-07, third session: 95.47%,
+    # 90.26% and 87.51%, 0, 1 and 1 of 40 games lost, before a roll thrown again unplayed
+    # was called back, `Referee._thrown_again`; its games lost count in "games lost, counts
+    # or dice misread"). What is left wrong is the `reroll` the camera could not call: each
+    # such throw is told as its roll, the pick-up and a `thrown_again` reroll (3 extra)
+    Floor("events right, cocked read flat 50%", "cocked read flat 50%", at_least=0.9871),
+    Floor("events right, cocked read flat", "cocked read flat", at_least=0.9723),
+    Floor("events right, cocked flat + counts 2%", "cocked flat + counts 2%", at_least=0.9698),
 ]
 
 
@@ -399,6 +426,12 @@ def main() -> int:
         help="the boards filmed: wide = styles the networks never saw, each calibrated "
         "(its look learnt) on its starting position",
     )
+    ap.add_argument(
+        "--sides",
+        action="store_true",
+        help="cocked dice drawn as a camera above sees them, their side turned up "
+        "(sim.Scene.dice_sides): the readers read most of them flat; no floors",
+    )
     add_models(ap)
     args = ap.parse_args()
     use_models(args.models)
@@ -407,7 +440,7 @@ def main() -> int:
         return main_noise(args)
     args.games = args.games or 5
     t0 = time.perf_counter()
-    jobs = [(k, args.seed + k, args.styles) for k in range(args.games)]
+    jobs = [(k, args.seed + k, args.styles, args.sides) for k in range(args.games)]
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(run_game, jobs, chunksize=1)
     total_wrong = 0
@@ -418,7 +451,7 @@ def main() -> int:
             f"({r['rolls']} rolls, {r['rerolls']} rerolls, {r['plays']} plays, {r['hits']} hits, "
             f"{r['bar']} bar entries, {r['off']} bear-off plays, {r['illegal']} illegal), "
             f"{r['result']}; missed or wrong {r['n_wrong']}, extra {r['n_extra']}, "
-            f"turns inferred from the play {r['inferred']}; "
+            f"turns inferred from the play {r['inferred']}, rolls thrown again {r['again']}; "
             f"referee {r['fps']:.0f} fps "
             f"({r['read']} frames read in full); GNU Backgammon after import: {r['mat']} "
             f"(truth: {r['truth_points']} point(s))"
@@ -432,7 +465,7 @@ def main() -> int:
         f"slowest referee {fps:.0f} fps with {args.workers} games at once (target >= 30); "
         f"{time.perf_counter() - t0:.0f} s"
     )
-    if args.no_floors or (args.games, args.seed, args.styles) != (5, 100, "default"):
+    if args.no_floors or args.sides or (args.games, args.seed, args.styles) != (5, 100, "default"):
         return 0
     extra = sum(r["n_extra"] for r in results)
     return check({"wrong": total_wrong, "extra": extra}, FLOORS)

@@ -40,6 +40,9 @@ class Noise:
     false call on a die at rest: a needless reroll call, the players playing on);
     `faceless`: the share of dice read without a value, in every look of them (a die the
     reader finds but cannot read: it asks for the dice by hand, the players playing on);
+    `blind`: the share of cocked dice read flat, in every look of them (a reader that does
+    not know a cocked die as a camera sees it: the roll accepted, the players throwing
+    again);
     `unsure_wrong`, `unsure_right`: the shares of the dice read with another value, and of
     those read right, whose confidence is below 0.9 (drawn from 0.6-0.9; the others are
     read with full confidence, as without them). On the real photos 37 of the 40 dice
@@ -57,6 +60,7 @@ class Noise:
     unsure_right: float = 0.0
     cocked: float = 0.0
     faceless: float = 0.0
+    blind: float = 0.0
 
 
 PX_PER_MM = 2.0  # the stand-in pixels of a die's centre: board millimetres, so scaled
@@ -151,8 +155,11 @@ def film_observations(
                 confidence = rng.uniform(0.6, 0.9)
             section = "right" if d.x_mm > half else "left"
             flat = d.state != "cocked"
+            lie = random.Random(f"{seed} {d.x_mm} {d.y_mm} lie").random()
             if flat and noise.cocked:
-                flat = random.Random(f"{seed} {d.x_mm} {d.y_mm} lie").random() >= noise.cocked
+                flat = lie >= noise.cocked
+            elif not flat and noise.blind:
+                flat = lie < noise.blind
             dice.append(
                 DieReading(
                     value,
