@@ -39,6 +39,11 @@ whose turn it is and what is allowed) it decides:
   position by a legal play, the roll and play are recorded marked `inferred`; a throw
   called back only for how its dice lay (read cocked or on a checker, `LIE_REASONS`)
   and played anyway is recorded with the roll read;
+- a roll thrown again before its play (a cocked die read flat: the players saw it): the
+  dice picked up with the board unchanged and a new pair thrown in the mover's section
+  calls the roll back (`reroll`, `thrown_again`); so a play is not taken while the board
+  shows the roll unplayed as well, and a roll with no play is recorded when the other
+  player throws or doubles;
 - `game_over` and `match_over` as the match reports them. Cube actions and
   resignations are not seen by the camera: `act()` takes them from the page or the
   cube unit's buttons.
@@ -225,6 +230,7 @@ class Referee:
         self.rest_px = rest_px
         self.explain = explain or ExplainSettings()
         self._evidence: list[float] = []  # each legal result's summed cost over the looks
+        self._stay = 0.0  # ... and the position before the play's
         self._looks = 0  # looks at the board since the dice were picked up
         # A sure difference between the board and the position believed, looked at in turn:
         # (colour, index) -> (checkers, looks in a row, the believed positions it was seen on)
@@ -266,6 +272,9 @@ class Referee:
         # The dice of the roll standing, as read (their confidence says which may be
         # misread: `_misread_roll`), until its play is recorded.
         self._rolled: tuple[DieReading, ...] = ()
+        # The roll standing has no play and its dice were picked up: its empty play waits
+        # for the other player's throw or double (the mover may throw again instead).
+        self._no_play_waits = False
 
     @classmethod
     def for_match(cls, match: Match, **kw: Any) -> Referee:
@@ -416,8 +425,15 @@ class Referee:
         dice thrown while the cube was being decided count. A roll or play entered by
         hand ends what the referee was waiting for.
         """
-        events = [{"frame": frame, "t": round(t, 3), **e} for e in self._apply(action)]
         kind = action.get("type")
+        events: list[Event] = []
+        if kind == "double" and self._no_play_waits:
+            # the other player doubles: the turn with no play is over
+            match = self.match()
+            assert match.dice is not None
+            play = match.position.legal_plays(match.dice)[0]
+            events = self._play(play, Fit(0, 0.0, float("inf")), _NO_LOOK, match)
+        events = [{"frame": frame, "t": round(t, 3), **e} for e in events + self._apply(action)]
         self._fix = None
         if kind == "take":
             self._last, self._count, self._settled = None, 0, None
@@ -753,6 +769,13 @@ class Referee:
         return self._ask(roller, "dice unreadable")
 
     def _move(self, s: _Settled, match: Match) -> list[Event]:
+        if self._no_play_waits and s.dice:
+            # A roll with no play, its dice picked up, and dice again: thrown again by the
+            # mover, or the turn is over and this look is judged as after it.
+            again = self._thrown_again(s, match, picked_up=True)
+            if again:
+                return again
+            return self._read_play(s, match, forced=True) + self._decide(s)
         mover = match.on_roll
         other_side = "left" if mover == Color.WHITE else "right"
         events: list[Event] = []
@@ -777,12 +800,16 @@ class Referee:
         # mover picked them up, and a thing not yet known to be at rest showed as he did.
         lone = not self._thrown and len(dice) < 2
         if dice and not self._picked_up and not lone:
-            return events  # the mover is still playing
+            # the mover is still playing, unless he threw again
+            return events + self._thrown_again(s, match, picked_up=False)
         if not self._picked_up:
             self._picked_up = True
             events.append({"type": "dice_picked_up", "player": str(mover)})
         if not dice or lone:
             return events + self._read_play(s, match)
+        again = self._thrown_again(s, match, picked_up=True)
+        if again:
+            return events + again
         # Dice again after the mover's were picked up: the next roll is on the board, so
         # the play is decided on what was seen, and the roll is read after it.
         events += self._read_play(s, match, forced=True)
@@ -790,6 +817,73 @@ class Referee:
         if match.phase in (Phase.ROLL, Phase.ILLEGAL):
             events += self._throw(s, match)
         return events
+
+    def _thrown_again(self, s: _Settled, match: Match, picked_up: bool) -> list[Event]:
+        """The roll standing thrown again, unplayed: the players saw it broken where the
+        camera did not (a cocked die read flat: a reader taught on drawn dice reads most
+        cocked dice a camera sees so, docs/dice.md), and the mover threw again.
+
+        Taken so where two dice read lie in the mover's section (in the opening, one in
+        each player's), the board shows the position before the roll unchanged
+        (`_unplayed`: over the looks since the pick-up and this one, every play of the roll
+        at least `margin_min` worse), and the dice were picked up in between
+        (`picked_up`) or lie elsewhere with other faces up (thrown, not pushed aside).
+        The roll is called back (`reroll`, `thrown_again`, `inferred`) and the new throw
+        judged as any throw. Otherwise nothing.
+        """
+        thrown = s.raw_dice
+        if len(thrown) != 2 or any(d.value is None for d in thrown) or match.dice is None:
+            return []
+        own = "right" if match.on_roll == Color.WHITE else "left"
+        want = ["left", "right"] if match.opening_dice else [own, own]
+        if sorted(str(d.section) for d in thrown) != want:
+            return []
+        if not picked_up:
+            before = self._thrown
+            faces = sorted(d.value or 0 for d in thrown)
+            near = 2 * self.rest_px
+            if faces == sorted(d.value or 0 for d in before) or any(
+                math.dist(d.center_px, b.center_px) <= near for d in thrown for b in before
+            ):
+                return []
+        reading = self._reading(s)
+        if reading is None or not self._unplayed(reading, match):
+            return []
+        player = None if match.opening_dice else str(match.on_roll)
+        self.apply({"type": "reroll", "reasons": ["thrown_again"]})
+        self._turn_done()
+        events: list[Event] = [
+            {"type": "reroll", "player": player, "reasons": ["thrown_again"], "inferred": True}
+        ]
+        match = self.match()
+        if match.phase == Phase.OPENING:
+            return events + self._opening(s)
+        return events + self._throw(s, match)
+
+    def _unplayed(
+        self, reading: WeighedBoard | None, match: Match, margin: float | None = None
+    ) -> bool:
+        """Whether the board shows the position before the roll standing, unplayed, over
+        the looks since the pick-up and `reading` (None: already among them): within
+        `close_max` a look, and every legal play of the roll worse by `margin` at least
+        (`margin_min` by default; 0: as well explained as by any play)."""
+        assert match.dice is not None
+        position = match.position
+        plays = position.legal_plays(match.dice)
+        stay, costs, looks = self._stay, list(self._evidence), self._looks
+        if len(costs) != len(plays):
+            stay, costs, looks = 0.0, [0.0] * len(plays), 0
+        if reading is not None:
+            stay += reading.cost(position)
+            costs = [c + reading.cost(p.result) for c, p in zip(costs, plays, strict=True)]
+            looks += 1
+        x = self.explain
+        margin = x.margin_min if margin is None else margin
+        return (
+            looks > 0
+            and stay <= x.close_max * looks
+            and all(c >= stay + margin for c, p in zip(costs, plays, strict=True) if str(p))
+        )
 
     def _reading(self, s: _Settled) -> WeighedBoard | None:
         board = s.board
@@ -810,11 +904,12 @@ class Referee:
         assert match.dice is not None
         plays = list(match.position.legal_plays(match.dice))
         if len(self._evidence) != len(plays):
-            self._evidence, self._looks = [0.0] * len(plays), 0
+            self._evidence, self._stay, self._looks = [0.0] * len(plays), 0.0, 0
         reading = self._reading(s)
         if reading is not None:
             for i, play in enumerate(plays):
                 self._evidence[i] += reading.cost(play.result)
+            self._stay += reading.cost(match.position)
             self._looks += 1
             if not forced:
                 self._previous = reading
@@ -822,12 +917,29 @@ class Referee:
         x = self.explain
         if fit is not None:
             mean = fit.cost / self._looks
+            if not forced and mean <= x.close_max and not any(str(p) for p in plays):
+                # A roll with no play, the board as it was: recorded when the other player
+                # throws (or doubles), not yet: the mover may throw again, the players
+                # seeing a die cocked that the camera read flat (`_thrown_again`).
+                self._no_play_waits = True
+                return []
             if reading is not None and mean > 0:
                 misread = self._misread_roll(reading, match, plays)
                 if misread:
                     return misread
             clear = fit.margin >= x.margin_min
-            if clear and mean <= x.close_max:
+            # Not taken, nor an illegal play called, while the board shows the roll
+            # unplayed as well as played (a play bearing one checker off differs from it at
+            # one place only, and a place misread can make up another): the mover may throw
+            # again, a broken throw the camera took for a roll (`_thrown_again`). But a
+            # play that ends the game is taken: no throw may follow it to decide.
+            unplayed = (
+                not forced
+                and reading is not None
+                and plays[fit.index].result.winner() is None
+                and self._unplayed(None, match, 0.0)
+            )
+            if clear and mean <= x.close_max and not unplayed:
                 return self._play(plays[fit.index], fit, s, match)
             if mean > x.close_max and reading is not None:
                 mended = self._mended_play(reading, match, plays[fit.index])
@@ -836,6 +948,7 @@ class Referee:
             observed = reading.position if reading is not None else None
             if (
                 mean > x.close_max
+                and not unplayed
                 and reading is not None
                 and observed is not None
                 and plausible_play(match.position, observed, mover)
@@ -845,7 +958,7 @@ class Referee:
                 return self._call_illegal(observed, mover, plays[fit.index])
             # A noisy reading that one play still explains clearly better than any other
             # (a lone legal play has no other to beat: it waits for a closer look).
-            noisy_but_clear = clear and mean <= x.accept_max and len(plays) > 1
+            noisy_but_clear = clear and mean <= x.accept_max and len(plays) > 1 and not unplayed
             if forced or noisy_but_clear:
                 return self._play(plays[fit.index], fit, s, match)
         elif forced:
@@ -1063,6 +1176,6 @@ class Referee:
         self._hint = self._lone = self._lie = None
         self._rolled = ()
         self._illegal = None
-        self._picked_up = False
+        self._picked_up = self._no_play_waits = False
         self._early = False
-        self._evidence, self._looks = [], 0
+        self._evidence, self._stay, self._looks = [], 0.0, 0

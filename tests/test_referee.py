@@ -115,20 +115,29 @@ def test_a_whole_random_game_is_followed_play_by_play() -> None:
     white_die, black_die = (hi, lo) if mover == "white" else (lo, hi)
     opening_dice = [D(white_die, "right"), D(black_die, "left")]
     t.still(opening_dice)
+    stuck = 0
     for k, turn in enumerate(turns):
         mover = str(turn.position.turn)
         if k:
             t.hand()
             out = t.still([D(turn.dice[0], own(mover)), D(turn.dice[1], own(mover))])
-            assert t.types(out) == ["roll"] and out[0]["player"] == mover
+            # A turn with no play is recorded when the other player throws (the mover
+            # might have thrown again).
+            before = ["play"] if not str(turns[k - 1].play) else []
+            assert t.types(out) == [*before, "roll"] and out[-1]["player"] == mover
         t.hand()
         dice = [D(v, own(mover)) for v in turn.dice] if k else opening_dice
         t.still(dice, board=turn.play.result)  # checkers moved, dice still down
         t.hand()
         out = t.still([])
+        if not str(turn.play):
+            stuck += 1
+            assert t.types(out) == ["dice_picked_up"], out
+            continue
         assert t.types(out)[:2] == ["dice_picked_up", "play"], out
         # Plays are told apart by where they leave the checkers (9/4 is 9/5 5/4).
         assert parse_play(turn.position, turn.dice, out[1]["play"]).result == turn.play.result
+    assert stuck  # the game has turns with no play
     assert t.events[-1]["type"] == "game_over"
     winner = turns[-1].play.result.winner()
     assert t.events[-1]["winner"] == str(winner)
@@ -569,6 +578,90 @@ def test_a_die_truly_cocked_and_thrown_again_is_no_turn_missed() -> None:
     t.hand()
     out = t.still([at(D(6, "left"), 320, 420), at(D(4, "left"), 380, 620)], board=after)
     assert t.types(out) == ["roll"] and out[0]["dice"] == [6, 4] and "inferred" not in out[0]
+
+
+@pytest.mark.parametrize("picked_up", [True, False])
+def test_a_roll_thrown_again_unplayed_is_called_back(picked_up: bool) -> None:
+    """Black's 5-3 is read flat and stands, but a die was cocked (the camera did not see
+    it): the players throw again, with or without a look at the board bare between. The
+    5-3 is called back (`thrown_again`), the 6-4 is black's roll and its play is read."""
+    t, after = white_opened_and_played()
+    out = t.still([at(D(5, "left"), 300, 400), at(D(3, "left"), 350, 600)], after)
+    assert t.types(out) == ["roll"] and out[0]["dice"] == [5, 3]
+    t.hand()
+    if picked_up:
+        assert t.types(t.still([], board=after)) == ["dice_picked_up"]  # no play taken
+        t.hand()
+    out = t.still([at(D(6, "left"), 420, 380), at(D(4, "left"), 250, 700)], board=after)
+    assert t.types(out) == ["reroll", "roll"]
+    assert out[0]["player"] == "black" and out[0]["reasons"] == ["thrown_again"]
+    assert out[0]["inferred"] and out[1]["dice"] == [6, 4]
+    played = parse_play(after, (6, 4), "24/18 13/9").result
+    t.hand()
+    t.still([at(D(6, "left"), 420, 380), at(D(4, "left"), 250, 700)], board=played)
+    t.hand()
+    out = t.still([], board=played)
+    assert t.types(out) == ["dice_picked_up", "play"] and out[1]["play"] == "24/18 13/9"
+    assert t.match.position == played
+
+
+def test_dice_pushed_aside_or_a_play_begun_are_no_throw_again() -> None:
+    """The roll's dice moved by a hand with their faces as they were; then a checker moved,
+    the dice read with other faces where they lie: the mover is playing his roll, not
+    throwing again."""
+    t, after = white_opened_and_played()
+    t.still([at(D(5, "left"), 300, 400), at(D(3, "left"), 350, 600)], after)
+    t.hand()
+    assert t.still([at(D(5, "left"), 420, 380), at(D(3, "left"), 250, 700)], after) == []
+    t.hand()
+    black = list(after.black)
+    black[13], black[8] = black[13] - 1, black[8] + 1  # 13/8 played, the 3 not yet
+    begun = Position(after.white, tuple(black), after.turn)
+    assert t.still([at(D(6, "left"), 300, 400), at(D(4, "left"), 350, 600)], begun) == []
+    played = parse_play(after, (5, 3), "13/8 13/10").result
+    t.hand()
+    out = t.still([], board=played)
+    assert t.types(out) == ["dice_picked_up", "play"] and t.match.position == played
+
+
+def test_an_opening_roll_thrown_again_unplayed_is_called_back() -> None:
+    """White's 3 and black's 1 stand as the opening, but the players throw again, one die
+    each: the opening is called back and thrown again (6-4, white's)."""
+    t = Table()
+    out = t.still([at(D(3, "right"), 1200, 500), at(D(1, "left"), 400, 500)])
+    assert t.types(out) == ["opening_roll"]
+    t.hand()
+    t.still([])
+    t.hand()
+    out = t.still([at(D(6, "right"), 1300, 450), at(D(4, "left"), 300, 650)])
+    assert t.types(out) == ["reroll", "opening_roll"]
+    assert out[0]["player"] is None and out[0]["reasons"] == ["thrown_again"]
+    assert out[1]["player"] == "white" and out[1]["dice"] == [6, 4]
+
+
+@pytest.mark.parametrize("next_move", ["black throws", "white throws", "white doubles"])
+def test_a_roll_with_no_play_is_recorded_when_the_other_player_acts(next_move: str) -> None:
+    """Black's 5-3 cannot enter, read flat and standing. Once the dice are picked up, its
+    empty play waits: black throwing again calls it back (a die was cocked); white
+    throwing or doubling records it, then white's action."""
+    t, closed = black_on_the_bar_against_a_closed_board()
+    out = t.still([at(D(5, "left"), 300, 400), at(D(3, "left"), 350, 600)], closed)
+    assert t.types(out) == ["roll"]
+    t.hand()
+    assert t.types(t.still([], board=closed)) == ["dice_picked_up"]
+    t.hand()
+    if next_move == "white doubles":
+        out = t.ref.act({"type": "double"})
+        assert t.types(out) == ["play", "double"] and out[0]["play"] == ""
+        return
+    side = "left" if next_move == "black throws" else "right"
+    out = t.still([at(D(4, side), 300, 420), at(D(2, side), 350, 620)], board=closed)
+    if next_move == "black throws":
+        assert t.types(out) == ["reroll", "roll"] and out[0]["reasons"] == ["thrown_again"]
+        assert out[1]["player"] == "black" and out[1]["dice"] == [4, 2]
+    else:
+        assert t.types(out) == ["play", "roll"] and out[0]["play"] == ""
+        assert out[1]["player"] == "white" and out[1]["dice"] == [4, 2]
 
 
 @pytest.mark.parametrize("next_thrower", ["black", "white"])

@@ -18,6 +18,7 @@
     unreadable: "the dice cannot be read",
     tie: "the opening dice are equal",
     early: "rolled before the opponent picked up his dice",
+    thrown_again: "thrown again before a play: the roll was void (a die cocked that the camera read flat?)",
   };
 
   function text(el, value) { el.textContent = value; }
