@@ -42,8 +42,7 @@ whose turn it is and what is allowed) it decides:
 - a roll thrown again before its play (a cocked die read flat: the players saw it): the
   dice picked up with the board unchanged and a new pair thrown in the mover's section
   calls the roll back (`reroll`, `thrown_again`); so a play is not taken while the board
-  shows the roll unplayed as well, and a roll with no play is recorded when the other
-  player throws or doubles;
+  shows the roll unplayed as well;
 - `game_over` and `match_over` as the match reports them. Cube actions and
   resignations are not seen by the camera: `act()` takes them from the page or the
   cube unit's buttons.
@@ -272,9 +271,6 @@ class Referee:
         # The dice of the roll standing, as read (their confidence says which may be
         # misread: `_misread_roll`), until its play is recorded.
         self._rolled: tuple[DieReading, ...] = ()
-        # The roll standing has no play and its dice were picked up: its empty play waits
-        # for the other player's throw or double (the mover may throw again instead).
-        self._no_play_waits = False
 
     @classmethod
     def for_match(cls, match: Match, **kw: Any) -> Referee:
@@ -425,15 +421,8 @@ class Referee:
         dice thrown while the cube was being decided count. A roll or play entered by
         hand ends what the referee was waiting for.
         """
+        events = [{"frame": frame, "t": round(t, 3), **e} for e in self._apply(action)]
         kind = action.get("type")
-        events: list[Event] = []
-        if kind == "double" and self._no_play_waits:
-            # the other player doubles: the turn with no play is over
-            match = self.match()
-            assert match.dice is not None
-            play = match.position.legal_plays(match.dice)[0]
-            events = self._play(play, Fit(0, 0.0, float("inf")), _NO_LOOK, match)
-        events = [{"frame": frame, "t": round(t, 3), **e} for e in events + self._apply(action)]
         self._fix = None
         if kind == "take":
             self._last, self._count, self._settled = None, 0, None
@@ -769,13 +758,6 @@ class Referee:
         return self._ask(roller, "dice unreadable")
 
     def _move(self, s: _Settled, match: Match) -> list[Event]:
-        if self._no_play_waits and s.dice:
-            # A roll with no play, its dice picked up, and dice again: thrown again by the
-            # mover, or the turn is over and this look is judged as after it.
-            again = self._thrown_again(s, match, picked_up=True)
-            if again:
-                return again
-            return self._read_play(s, match, forced=True) + self._decide(s)
         mover = match.on_roll
         other_side = "left" if mover == Color.WHITE else "right"
         events: list[Event] = []
@@ -866,10 +848,14 @@ class Referee:
         """Whether the board shows the position before the roll standing, unplayed, over
         the looks since the pick-up and `reading` (None: already among them): within
         `close_max` a look, and every legal play of the roll worse by `margin` at least
-        (`margin_min` by default; 0: as well explained as by any play)."""
+        (`margin_min` by default; 0: as well explained as by any play). Never for a roll
+        with no play: its empty play is the board unchanged (recorded at the pick-up; the
+        mover throwing again after it is judged as the other player's throw)."""
         assert match.dice is not None
         position = match.position
         plays = position.legal_plays(match.dice)
+        if not any(str(p) for p in plays):
+            return False
         stay, costs, looks = self._stay, list(self._evidence), self._looks
         if len(costs) != len(plays):
             stay, costs, looks = 0.0, [0.0] * len(plays), 0
@@ -879,11 +865,7 @@ class Referee:
             looks += 1
         x = self.explain
         margin = x.margin_min if margin is None else margin
-        return (
-            looks > 0
-            and stay <= x.close_max * looks
-            and all(c >= stay + margin for c, p in zip(costs, plays, strict=True) if str(p))
-        )
+        return looks > 0 and stay <= x.close_max * looks and all(c >= stay + margin for c in costs)
 
     def _reading(self, s: _Settled) -> WeighedBoard | None:
         board = s.board
@@ -917,12 +899,6 @@ class Referee:
         x = self.explain
         if fit is not None:
             mean = fit.cost / self._looks
-            if not forced and mean <= x.close_max and not any(str(p) for p in plays):
-                # A roll with no play, the board as it was: recorded when the other player
-                # throws (or doubles), not yet: the mover may throw again, the players
-                # seeing a die cocked that the camera read flat (`_thrown_again`).
-                self._no_play_waits = True
-                return []
             if reading is not None and mean > 0:
                 misread = self._misread_roll(reading, match, plays)
                 if misread:
@@ -1176,6 +1152,6 @@ class Referee:
         self._hint = self._lone = self._lie = None
         self._rolled = ()
         self._illegal = None
-        self._picked_up = self._no_play_waits = False
+        self._picked_up = False
         self._early = False
         self._evidence, self._stay, self._looks = [], 0.0, 0
