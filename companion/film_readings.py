@@ -155,11 +155,9 @@ def film_observations(
                 confidence = rng.uniform(0.6, 0.9)
             section = "right" if d.x_mm > half else "left"
             flat = d.state != "cocked"
-            lie = random.Random(f"{seed} {d.x_mm} {d.y_mm} lie").random()
-            if flat and noise.cocked:
-                flat = lie >= noise.cocked
-            elif not flat and noise.blind:
-                flat = lie < noise.blind
+            misread = noise.cocked if flat else noise.blind  # its lie read the other way
+            if misread and random.Random(f"{seed} {d.x_mm} {d.y_mm} lie").random() < misread:
+                flat = not flat
             dice.append(
                 DieReading(
                     value,

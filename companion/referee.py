@@ -829,7 +829,8 @@ class Referee:
             ):
                 return []
         reading = self._reading(s)
-        if reading is None or not self._unplayed(reading, match):
+        plays = list(match.position.legal_plays(match.dice))
+        if reading is None or not self._unplayed(match.position, plays, reading):
             return []
         player = None if match.opening_dice else str(match.on_roll)
         self.apply({"type": "reroll", "reasons": ["thrown_again"]})
@@ -843,18 +844,19 @@ class Referee:
         return events + self._throw(s, match)
 
     def _unplayed(
-        self, reading: WeighedBoard | None, match: Match, margin: float | None = None
+        self,
+        position: Position,
+        plays: Sequence[Play],
+        reading: WeighedBoard | None = None,
+        margin: float | None = None,
     ) -> bool:
-        """Whether the board shows the position before the roll standing, unplayed, over
-        the looks since the pick-up and `reading` (None: already among them): within
-        `close_max` a look, and every legal play of the roll worse by `margin` at least
-        (`margin_min` by default; 0: as well explained as by any play). Never for a roll
-        with no play: its empty play is the board unchanged (recorded at the pick-up; the
-        mover throwing again after it is judged as the other player's throw)."""
-        assert match.dice is not None
-        position = match.position
-        plays = position.legal_plays(match.dice)
-        if not any(str(p) for p in plays):
+        """Whether the board shows `position`, the one before the roll standing whose legal
+        `plays` these are, unplayed, over the looks since the pick-up and `reading` (None:
+        already among them): within `close_max` a look, and every play worse by `margin`
+        at least (`margin_min` by default; 0: as well explained as by any play). Never for
+        a roll with no play: its empty play is the board unchanged (recorded at the
+        pick-up; the mover throwing again after it is judged as the other player's throw)."""
+        if all(not p.steps for p in plays):
             return False
         stay, costs, looks = self._stay, list(self._evidence), self._looks
         if len(costs) != len(plays):
@@ -913,7 +915,7 @@ class Referee:
                 not forced
                 and reading is not None
                 and plays[fit.index].result.winner() is None
-                and self._unplayed(None, match, 0.0)
+                and self._unplayed(match.position, plays, margin=0.0)
             )
             if clear and mean <= x.close_max and not unplayed:
                 return self._play(plays[fit.index], fit, s, match)
