@@ -19,7 +19,8 @@ whose turn it is and what is allowed) it decides:
   (unless the director allows dice on checkers) -> `roll`; otherwise `reroll`
   with the reasons, and the next roll counts only after those dice are picked up;
 - a roll by the other player while the mover's dice still lie on the board is void
-  (`reroll`, reason `early`);
+  (`reroll`, reason `early`); what of the mover's still lies just as it lay when the other
+  player throws again is a thing at rest, and that throw is judged;
 - the play, once the dice are picked up (`dice_picked_up`): every legal play's
   resulting position is scored against the board read, point by point, each point
   weighed by the reader's confidence in it (`companion.explain`); the best is the
@@ -247,6 +248,9 @@ class Referee:
         self._settled: _Settled | None = None
         self._await_clear = False  # a broken roll's dice must be picked up first
         self._early = False  # the other player's dice are on the board too
+        # The mover's dice read when an early throw was first called back this turn: a
+        # die still lying just so when the other player throws again is a thing at rest.
+        self._early_left: tuple[DieReading, ...] = ()
         self._picked_up = False  # the mover picked the dice up: the play is to be read
         # Things read as dice that lie at rest, no throw's (`_at_rest`): the doubling cube,
         # a clock's button or a print read as a die, a die left aside; never decided on.
@@ -768,20 +772,39 @@ class Referee:
         theirs = [d for d in dice if d[0] == other_side]
         # An early throw is a pair on the other player's side: one thing there is not.
         if len(dice) > 2 and len(theirs) >= 2:
-            if not self._early:
+            if self._early:
+                return events
+            left = self._left_through_early(s, other_side)
+            if not left:
                 self._early = True
                 events.append(
                     {"type": "reroll", "player": str(mover.opponent), "reasons": ["early"]}
                 )
-            return events
+                return events
+            # What the mover left lay unmoved through an early throw called back and the
+            # next: no die of the roll (the players pick a die left up when an early throw
+            # is called), but a thing at rest read as one, taken for a die of the throw
+            # because it showed just before it (a die of the throw missed). Without this
+            # every throw of the other player was called early, to the game's end.
+            self._resting += [_Resting(d) for d in left]
+            self._thrown = ()
+            kept = tuple(d for d in s.raw_dice if not _among(d, left, self.rest_px))
+            s = _Settled(_dice_key(kept), s.board, kept)
+            dice = list(s.dice)
+            if not self._picked_up:
+                self._picked_up = True
+                events.append({"type": "dice_picked_up", "player": str(mover)})
         if self._early and len(dice) <= 2:
             self._early = False
             if dice:
                 return events  # the early roll was taken back; the mover's dice are still there
         # None of the roll's dice lies where it fell, and what is read is no pair: the
         # mover picked them up, and a thing not yet known to be at rest showed as he did.
+        # Or it is a pair on the other player's side: the mover's dice went unseen (a look
+        # that changed no die's face), and this is the next throw.
         lone = not self._thrown and len(dice) < 2
-        if dice and not self._picked_up and not lone:
+        theirs_next = not self._thrown and len(dice) >= 2 and len(theirs) == len(dice)
+        if dice and not self._picked_up and not lone and not theirs_next:
             # the mover is still playing, unless he threw again
             return events + self._thrown_again(s, match, picked_up=False)
         if not self._picked_up:
@@ -799,6 +822,19 @@ class Referee:
         if match.phase in (Phase.ROLL, Phase.ILLEGAL):
             events += self._throw(s, match)
         return events
+
+    def _left_through_early(self, s: _Settled, other_side: str) -> tuple[DieReading, ...]:
+        """The mover's dice of this look where an early throw was called back before and
+        each lies as it lay then (its face, within `rest_px`): a second early throw with
+        the mover's dice unmoved. Empty at the first early throw (remembered for the next)
+        and where any of them moved or went."""
+        mine = tuple(d for d in s.raw_dice if d.section != other_side)
+        before, self._early_left = self._early_left, mine
+        if not mine or not before:
+            return ()
+        if len(mine) != len(before) or not all(_among(d, before, self.rest_px) for d in mine):
+            return ()
+        return mine
 
     def _thrown_again(self, s: _Settled, match: Match, picked_up: bool) -> list[Event]:
         """The roll standing thrown again, unplayed: the players saw it broken where the
@@ -1156,4 +1192,5 @@ class Referee:
         self._illegal = None
         self._picked_up = False
         self._early = False
+        self._early_left = ()
         self._evidence, self._stay, self._looks = [], 0.0, 0

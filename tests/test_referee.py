@@ -750,6 +750,42 @@ def test_a_roll_before_the_mover_picked_up_his_dice_is_void() -> None:
     assert t.types(out) == ["dice_picked_up", "play"]
 
 
+@pytest.mark.parametrize("moved", [False, True], ids=["left-lying", "moved"])
+def test_a_die_left_unmoved_through_two_early_throws_is_a_thing_at_rest(moved: bool) -> None:
+    # A thing read as a 1 shows in black's section as white's dice are picked up; black's
+    # throw lands beside it with one die missed, so the thing is taken for a die of it.
+    # Black plays and picks his 6 up: the "1" stays. White's throw is early; white's next,
+    # with the "1" lying just as it lay, is not: the "1" is a thing at rest, black's turn
+    # is over, and white's roll stands. The same where the "1" moved between the two (a
+    # thing at rest put elsewhere, the throw landing beside it): the roll's dice are gone.
+    t = Table()
+    start_game(t)
+    after = white_plays_31(t)
+    thing = at(D(1, "left"), 300, 600)
+    assert t.types(t.still([thing])) == ["dice_picked_up", "play"]
+    t.hand()
+    out = t.still([at(D(6, "left"), 350, 400), thing])
+    assert [(e["type"], e.get("dice")) for e in out] == [("roll", [6, 1])]
+    t.hand()
+    black = parse_play(after, (6, 1), "13/7 8/7").result
+    assert t.still([thing], board=black) == []  # black's 6 picked up, the "1" still there
+    t.hand()
+    white = [at(D(5, "right"), 1300, 500), at(D(2, "right"), 1400, 600)]
+    out = t.still([thing, *white])
+    assert [(e["type"], e.get("reasons")) for e in out] == [("reroll", ["early"])]
+    t.hand()
+    left = at(D(1, "left"), 420, 380) if moved else thing
+    assert t.still([left]) == []
+    t.hand()
+    out = t.still([left, at(D(4, "right"), 1250, 450), at(D(2, "right"), 1350, 650)])
+    assert [(e["type"], e.get("play", e.get("dice"))) for e in out] == [
+        ("dice_picked_up", None),
+        ("play", "13/7 8/7"),
+        ("roll", [4, 2]),
+    ]
+    assert t.match.on_roll == Color.WHITE and t.match.position == black
+
+
 def test_a_thing_that_cannot_be_read_on_the_other_side_is_no_early_roll() -> None:
     # A gap between two checkers may look like a face without a pattern: while the mover
     # plays, it is neither an early roll nor does it stop the play being read.
