@@ -708,6 +708,17 @@ class Referee:
             close, apart = (x.close_max, x.margin_min) if sure else (0.5, x.check_margin)
             if lie_stuck or (cost <= close and margin >= apart):
                 return self._inferred({"type": "roll", "dice": list(lie)}, rolls[lie], [])
+        if self._hint is not None and not blocked and least > stay >= x.margin_min:
+            # The throw's roll is known and its play bears the last checkers off: the
+            # board then stays as it is (no next throw will show the turn over), one
+            # checker from the board before where the last was borne off alone.
+            best, cost, rolls, margin = _best_result(
+                reading, [(self._hint, position, self._hint)], stay
+            )
+            if best.winner() is not None and cost <= 0.5 and margin >= x.margin_min:
+                return self._inferred(
+                    {"type": "roll", "dice": list(self._hint)}, rolls[self._hint], []
+                )
         if stay < least and not blocked:
             seen = not self._hint and ended and half is not None
             stuck = [r for r in every if _stuck(position, r)] if seen else []

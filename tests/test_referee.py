@@ -736,6 +736,39 @@ def test_the_last_checkers_borne_off_after_a_throw_never_seen_end_the_game(
     assert out[2]["play"] == play and out[3]["winner"] == "black"
 
 
+@pytest.mark.parametrize("stays", [True, False], ids=["thing-stays", "thing-goes"])
+def test_the_last_checker_borne_off_after_a_throw_called_back_for_a_thing_ends_the_game(
+    stays: bool,
+) -> None:
+    """A thing read with black's last throw calls it back (a die too many); the pair
+    stands without it (the thing left lying when the pair is picked up, or gone while the
+    pair stayed), and black bears his last checker off anyway. The board is then one
+    checker from the board before, and no next throw will show the turn over: the game
+    is over."""
+    t, _, off = black_bearing_off_last(1)
+    pair = [at(D(6, "left"), 300, 400), at(D(4, "left"), 350, 600)]
+    out = t.still([*pair, CUBE])
+    assert t.types(out) == ["reroll"] and "dice_count" in out[0]["reasons"]
+    t.hand()
+    t.still([*pair, CUBE] if stays else pair, board=off)  # played, the dice still down
+    t.hand()
+    out = t.still([CUBE] if stays else [], board=off)
+    assert t.types(out) == ["roll", "dice_picked_up", "play", "game_over"]
+    assert out[0]["dice"] == [6, 4] and out[2]["play"] == "1/off"
+    assert out[3]["winner"] == "black"
+
+
+def test_a_throw_called_back_for_a_thing_and_left_unplayed_is_no_play() -> None:
+    # The same throw picked up with black's last checker still on his 1 point: thrown
+    # again, as the call asked; no play.
+    t, last, _ = black_bearing_off_last(1)
+    pair = [at(D(6, "left"), 300, 400), at(D(4, "left"), 350, 600)]
+    assert t.types(t.still([*pair, CUBE])) == ["reroll"]
+    t.hand()
+    assert t.still([CUBE], board=last) == []  # picked up to be thrown again
+    assert t.match.phase == Phase.ROLL and t.match.position == last
+
+
 def test_a_roll_before_the_mover_picked_up_his_dice_is_void() -> None:
     t = Table()
     start_game(t)
