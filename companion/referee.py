@@ -818,6 +818,12 @@ class Referee:
         if dice and not self._picked_up and not lone and not theirs_next:
             # the mover is still playing, unless he threw again
             return events + self._thrown_again(s, match, picked_up=False)
+        if lone and not self._picked_up:
+            # What showed in the look the roll's dice went in is no die of the next throw
+            # either: a throw's dice come together (with one of them missed, the thing
+            # beside it made a pair, and the roll read stood with the thing in it). A die
+            # showing in a later look may be the next throw's, its pair missed.
+            self._resting += [_Resting(d) for d in s.raw_dice if d.value is not None]
         if not self._picked_up:
             self._picked_up = True
             events.append({"type": "dice_picked_up", "player": str(mover)})

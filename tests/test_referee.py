@@ -783,14 +783,11 @@ def test_a_roll_before_the_mover_picked_up_his_dice_is_void() -> None:
     assert t.types(out) == ["dice_picked_up", "play"]
 
 
-@pytest.mark.parametrize("moved", [False, True], ids=["left-lying", "moved"])
-def test_a_die_left_unmoved_through_two_early_throws_is_a_thing_at_rest(moved: bool) -> None:
-    # A thing read as a 1 shows in black's section as white's dice are picked up; black's
-    # throw lands beside it with one die missed, so the thing is taken for a die of it.
-    # Black plays and picks his 6 up: the "1" stays. White's throw is early; white's next,
-    # with the "1" lying just as it lay, is not: the "1" is a thing at rest, black's turn
-    # is over, and white's roll stands. The same where the "1" moved between the two (a
-    # thing at rest put elsewhere, the throw landing beside it): the roll's dice are gone.
+def test_a_thing_showing_as_the_dice_are_picked_up_is_no_die_of_the_next_throw() -> None:
+    # A thing read as a 1 shows in black's section in the very look white's dice go: a
+    # throw's dice come together, so it is no die of black's throw that lands beside it
+    # with one die missed (before: the roll stood as 6-1). The throw is a die short, and
+    # the turn black plays anyway is read from the board with the 6 read.
     t = Table()
     start_game(t)
     after = white_plays_31(t)
@@ -798,16 +795,42 @@ def test_a_die_left_unmoved_through_two_early_throws_is_a_thing_at_rest(moved: b
     assert t.types(t.still([thing])) == ["dice_picked_up", "play"]
     t.hand()
     out = t.still([at(D(6, "left"), 350, 400), thing])
+    assert [(e["type"], e.get("reasons")) for e in out] == [("reroll", ["dice_count"])]
+    t.hand()
+    played = parse_play(after, (6, 2), "24/18 13/11").result
+    out = t.still([thing], board=played)  # black played his 6-2 anyway, the dice taken
+    assert [(e["type"], e.get("dice", e.get("play"))) for e in out] == [
+        ("roll", [6, 2]),
+        ("dice_picked_up", None),
+        ("play", "24/18 13/11"),
+    ]
+
+
+@pytest.mark.parametrize("moved", [False, True], ids=["left-lying", "moved"])
+def test_a_die_left_unmoved_through_two_early_throws_is_a_thing_at_rest(moved: bool) -> None:
+    # Black throws 6-1, plays and picks his 6 up: the 1 stays (a die left aside, or a thing
+    # at rest that a die of the throw, missed, was taken for). White's throw is early;
+    # white's next, with the 1 lying just as it lay, is not: the 1 is a thing at rest,
+    # black's turn is over, and white's roll stands (the players pick a die left up when
+    # an early throw is called). The same where the 1 was moved before white's second
+    # throw (put aside, the throw landing beside it): the roll's dice are gone.
+    t = Table()
+    start_game(t)
+    after = white_plays_31(t)
+    assert t.types(t.still([])) == ["dice_picked_up", "play"]
+    t.hand()
+    one = at(D(1, "left"), 300, 600)
+    out = t.still([at(D(6, "left"), 350, 400), one])
     assert [(e["type"], e.get("dice")) for e in out] == [("roll", [6, 1])]
     t.hand()
     black = parse_play(after, (6, 1), "13/7 8/7").result
-    assert t.still([thing], board=black) == []  # black's 6 picked up, the "1" still there
+    assert t.still([one], board=black) == []  # black's 6 picked up, the 1 still there
     t.hand()
     white = [at(D(5, "right"), 1300, 500), at(D(2, "right"), 1400, 600)]
-    out = t.still([thing, *white])
+    out = t.still([one, *white])
     assert [(e["type"], e.get("reasons")) for e in out] == [("reroll", ["early"])]
     t.hand()
-    left = at(D(1, "left"), 420, 380) if moved else thing
+    left = at(D(1, "left"), 420, 380) if moved else one
     assert t.still([left]) == []
     t.hand()
     out = t.still([left, at(D(4, "right"), 1250, 450), at(D(2, "right"), 1350, 650)])
