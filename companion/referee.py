@@ -797,14 +797,12 @@ class Referee:
             # is called), but a thing at rest read as one, taken for a die of the throw
             # because it showed just before it (a die of the throw missed). Without this
             # every throw of the other player was called early, to the game's end.
+            # The roll's dice are then gone, and the pair is the next throw (`theirs_next`).
             self._resting += [_Resting(d) for d in left]
             self._thrown = ()
             kept = tuple(d for d in s.raw_dice if not _among(d, left, self.rest_px))
             s = _Settled(_dice_key(kept), s.board, kept)
-            dice = list(s.dice)
-            if not self._picked_up:
-                self._picked_up = True
-                events.append({"type": "dice_picked_up", "player": str(mover)})
+            dice = theirs
         if self._early and len(dice) <= 2:
             self._early = False
             if dice:
