@@ -70,6 +70,17 @@ CLEARLY_BETTER = 1.5  # a layout elsewhere must score this much more than one at
 # than 1% off (dices6: -0.4).
 POINTS_SEEN = 3.0
 UNAMBIGUOUS = 1.15  # and this much more than the best layout elsewhere than itself
+# A tray's rail across the frame's inner edge (`_behind_rails`), in the surface's view
+# RAIL_VIEW columns long: columns frame-coloured on at least RAIL_SHARE of the height, in a
+# run at most RAIL_WIDTH of the length wide, starting within RAIL_REACH of an end (the
+# rendered cases' trays 40-65 mm and rails 8-20 mm, `sim.with_trays`: a rail 1-3% of the
+# case's inside, starting 6-10% from its end; dices6's and test2's alike).
+RAIL_VIEW = 400
+RAIL_SHARE = 0.85
+RAIL_WIDTH = 0.08
+RAIL_REACH = (0.03, 0.35)
+RAIL_CLEAR = 0.1  # of the length beyond a rail: more than a point's width
+RAIL_GAP = 0.01  # of the length: columns off the frame's colour within a rail
 EDGE_CLEAR = 0.02  # of the surface's width: its corners at least this far inside the image
 NOT_IN_VIEW = (
     "the playing surface found reaches the picture's edge: the board is not fully in view, "
@@ -381,9 +392,9 @@ def snap_to_edges(image: Image, corners: FloatArray) -> FloatArray:
     return clockwise(_precise(image.astype(np.float32), clockwise(np.asarray(corners, np.float64))))
 
 
-def _frame_surface(lab: Lab, outline: FloatArray) -> tuple[FloatArray, float]:
-    """The surface inside the frame's inner edge (in `lab`'s pixels) and its score;
-    BoardNotFound where no frame-coloured band runs all round."""
+def _frame_surface(lab: Lab, outline: FloatArray) -> tuple[FloatArray, float, FloatArray]:
+    """The surface inside the frame's inner edge (in `lab`'s pixels), its score and the
+    frame's colour; BoardNotFound where no frame-coloured band runs all round."""
     board_w = _width(outline)
     centre = outline.mean(axis=0)
     radius = float(np.linalg.norm(outline - centre, axis=1).mean())
@@ -397,7 +408,7 @@ def _frame_surface(lab: Lab, outline: FloatArray) -> tuple[FloatArray, float]:
                 score, colour = _side_score(lab, fit, _side(start, i)[3], board_w, scale)
                 candidates[i].append((score, colour, fit))
     # The frame is one colour all round: the colour found outside an edge on all four sides.
-    best_frame: tuple[int, float, list[SideFit]] | None = None
+    best_frame: tuple[int, float, list[SideFit], FloatArray] | None = None
     for side in candidates:
         for _, colour, _ in side:
             chosen = []
@@ -407,7 +418,7 @@ def _frame_surface(lab: Lab, outline: FloatArray) -> tuple[FloatArray, float]:
                     chosen.append(max(near, key=lambda c: c[0]))
             key = (len(chosen), sum(c[0] for c in chosen))
             if best_frame is None or key > best_frame[:2]:
-                best_frame = (key[0], key[1], [c[2] for c in chosen])
+                best_frame = (key[0], key[1], [c[2] for c in chosen], colour)
     inner = None
     if best_frame is not None and best_frame[0] == 4:
         inner = _intersect_sides(best_frame[2])
@@ -417,7 +428,66 @@ def _frame_surface(lab: Lab, outline: FloatArray) -> tuple[FloatArray, float]:
             "all round, and evenly lit?"
         )
     assert best_frame is not None
-    return inner, best_frame[1]
+    return inner, best_frame[1], best_frame[3]
+
+
+def _rail_end(share: NDArray[np.float64], width: int) -> int:
+    """Where the surface starts behind a tray's rail at the start of `share` (each column's
+    share of frame-coloured pixels, from one end of the rectified surface): the first column
+    past the first run of rail columns (`RAIL_SHARE`) within `RAIL_REACH`, if it is at most
+    `RAIL_WIDTH` wide and the tray before it and `RAIL_CLEAR` of the surface after it hold
+    no other such column and are mostly not the frame's colour; 0 where no rail is found.
+    The points of a frame-coloured set (dark points on a dark wood) peak too, but a point's
+    width along: such a run has another beside it."""
+    lo, hi = round(RAIL_REACH[0] * width), round(RAIL_REACH[1] * width)
+    rail = np.nonzero(share[lo:hi] >= RAIL_SHARE)[0]
+    if not len(rail):
+        return 0
+    start = lo + int(rail[0])
+    end, gap = start, max(1, round(RAIL_GAP * width))
+    while end < len(share) and (share[end : end + gap + 1] >= RAIL_SHARE).any():
+        end += 1  # the rail, seen aslant or through its shadow, dips a column or two
+    while share[end - 1] < RAIL_SHARE:
+        end -= 1
+    tray = share[round(0.01 * width) : start]
+    beyond = share[end : end + round(RAIL_CLEAR * width)]
+    clear = all(
+        len(part) and part.max() < RAIL_SHARE and np.median(part) < 0.5 for part in (tray, beyond)
+    )
+    return end if clear and end - start <= RAIL_WIDTH * width else 0
+
+
+def _behind_rails(lab: Lab, quad: FloatArray, frame: FloatArray) -> FloatArray:
+    """`quad` (the frame's inner edge, `lab`'s pixels) with each short end moved in behind a
+    tray's rail where one shows: an open case's trays lie beyond the surface's ends, lined as
+    the surface is, each behind a rail of the frame's material running the surface's whole
+    height. The frame's inner edge runs round the trays too, and the points' layout, where
+    their edges are soft, fits there as well as on the surface (on 100 rendered open cases
+    with soft points, `benchmarks/calibrate.py --trays --soft-points`, 38 surfaces were
+    found 2-15% off and 13 refused, mostly so). A rail is told by its columns (across the
+    surface, in its rectified view) being the frame's colour (`FRAME_COLOUR`) nearly all
+    along, where the tray before it and the surface after it mostly are not: the points,
+    the checkers and the bar never span the surface's height at an end."""
+    quad = clockwise(np.asarray(quad, np.float64))
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    across, along = sides[0] + sides[2], sides[1] + sides[3]
+    ordered = quad if across >= along else np.roll(quad, -1, axis=0)  # long side first
+    width = RAIL_VIEW
+    height = max(40, round(width * min(across, along) / max(across, along)))
+    rect = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    to_rect = cv2.getPerspectiveTransform(ordered.astype(np.float32), rect)
+    view = cv2.warpPerspective(
+        lab, to_rect, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    d = view - frame.astype(np.float32)
+    near = np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2) < FRAME_COLOUR
+    share = near[round(0.04 * height) : round(0.96 * height)].mean(axis=0).astype(np.float64)
+    start, end = _rail_end(share, width), width - _rail_end(share[::-1], width)
+    if start == 0 and end == width:
+        return quad
+    ends = np.array([[start, 0], [end, 0], [end, height], [start, height]], np.float32)
+    back = cv2.perspectiveTransform(ends[None], np.linalg.inv(to_rect))[0]
+    return clockwise(back.astype(np.float64))
 
 
 def _ambiguous(found: layout_fit.Fit) -> bool:
@@ -493,7 +563,13 @@ def find_board(image: Image) -> Detection:
     score = 0.0
     failure: BoardNotFound | None = None
     try:
-        inner, score = _frame_surface(lab, outline)
+        inner, score, frame = _frame_surface(lab, outline)
+        if not cut:
+            # An open case's trays behind their rails are no surface. Not on a cut board:
+            # there the side at the picture's edge may be off, and the ends moved in then
+            # agree with the layout refined from them (`--cut --trays --soft-points`'s
+            # board 21, 6.4% off, taken; refused and placed by the start before).
+            inner = _behind_rails(lab, inner, frame)
     except BoardNotFound as e:
         failure = e
     found = layout_fit.fit(small, _frames(region, outline), [] if inner is None else [inner])

@@ -456,19 +456,35 @@ def test_where_the_start_reads_on_no_place_found_its_checkers_place_the_surface(
     tmp_path: Path,
 ) -> None:
     """`benchmarks/calibrate.py --trays --soft-points`'s board 40: an open case whose trays
-    are lined as the surface is. The three places its points fit lie 5.8-9.8% off, the start
-    reads on none of them, and `calibrate` wrote the first 9.25% off on the orientation
-    alone. Now the thirty checkers place the surface (`vision.board_seat`), the start reads
-    there, and that is written."""
+    are lined as the surface is. The three places its points fit lay 5.8-9.8% off, the start
+    read on none of them, and `calibrate` wrote the first 9.25% off on the orientation
+    alone. `find_board` now finds it behind its trays' rails (`detect._behind_rails`), and
+    `calibrate` writes that; where a place found is the whole case inside its frame (rails
+    that do not show), the thirty checkers place the surface (`vision.board_seat`), the
+    start reads there, and that is written."""
+    import io
+
+    from companion.cli.calibrate import choose_corners, default_arguments
+
     rng, trays, soft = random.Random(2026), random.Random(2027), random.Random(2028)
     scenes = [with_soft_points(with_trays(random_scene(rng), trays), soft) for _ in range(41)]
-    image, truth = frame(tmp_path, scenes[40], "case.png")
+    scene = scenes[40]
+    image, truth = frame(tmp_path, scene, "case.png")
     out = tmp_path / "cal.json"
     result = run("calibrate", str(image), "-o", str(out), timeout=180)
     assert result.returncode == 0, result.stderr
-    assert "the starting position's checkers place the playing surface at" in result.stdout
     assert "learned this board from the starting position" in result.stdout
     assert corner_error(np.array(load(out).corners_px), truth) <= 0.005
+    # the case's inside, the trays and their rails taken in at both ends
+    along = 0 if np.linalg.norm(truth[1] - truth[0]) > np.linalg.norm(truth[2] - truth[1]) else 1
+    quad = np.roll(truth, -along, axis=0)
+    grow = (scene.tray_mm + scene.tray_rail_mm) / scene.width_mm
+    case = quad + np.array([-grow, grow, grow, -grow])[:, None] * (quad[1] - quad[0])
+    said = io.StringIO()
+    picture = cv2.imread(str(image))
+    seat = choose_corners(picture, [case], default_arguments(), None, None, said)
+    assert "the starting position's checkers place the playing surface at" in said.getvalue()
+    assert corner_error(np.array(seat.cal.corners_px), truth) <= 0.005
 
 
 def test_corners_the_start_did_not_check_are_written_with_a_warning(
@@ -507,13 +523,14 @@ def test_corners_the_start_did_not_check_are_written_with_a_warning(
 
 @pytest.mark.parametrize(("board", "warned"), [(155, True), (0, False)])
 def test_calibrate_warns_where_the_starts_checkers_put_the_surface_elsewhere(
-    board: int, warned: bool
+    board: int, warned: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`benchmarks/calibrate.py --trays --soft-points`'s board 155: the start reads on two of
     the places found, and on the one written (3.0% off) its rows meet the long edges evenly
     and its ends' checkers lie on their points: written with no warning, before the checkers
     were asked where they put the surface (2.99% from it; board 0, written 0.12% off:
-    0.11%)."""
+    0.11%). Its trays' rails now show it within 1% (`detect._behind_rails`); the warning is
+    checked where rails are not looked for, as on a case whose rails do not show."""
     import io
 
     from calibration import detect
@@ -523,6 +540,8 @@ def test_calibrate_warns_where_the_starts_checkers_put_the_surface_elsewhere(
     scenes = [with_soft_points(with_trays(random_scene(rng), trays), soft) for _ in range(156)]
     r = render(scenes[board])
     assert r.raw_corners is not None
+    assert corner_error(detect.find_board(r.image).corners, r.raw_corners) <= 0.01
+    monkeypatch.setattr(detect, "_behind_rails", lambda lab, quad, frame: quad)
     try:
         found = detect.find_board(r.image)
         candidates, message = [found.corners, *found.alternatives], None

@@ -171,7 +171,7 @@ def test_soft_points_in_a_closed_frame_keep_the_place_the_edges_found() -> None:
     scale = detect.WORK_SIZE / max(h, w)
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     outline = detect._outline(detect._board_region(small))
-    inner, _ = detect._frame_surface(detect._lab(small), outline)
+    inner, _, _ = detect._frame_surface(detect._lab(small), outline)
     edges = layout_fit.fit(small, [outline], [inner])
     assert edges is not None and not detect._points_seen(edges)
     colour = layout_colour.fit(small, inner, (edges.best,))
