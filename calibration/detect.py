@@ -349,9 +349,11 @@ def _contrast_scale(lab: Lab) -> float:
     return float(np.std(lab.reshape(-1, 3), axis=0).mean()) + 1e-3
 
 
-def _colour_distance(a: FloatArray, b: FloatArray) -> float:
-    """Lab distance with lightness half-weighted: light falls off across a board."""
-    return float(np.sqrt((0.5 * (a[0] - b[0])) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2))
+def _colour_distance(a: NDArray[np.floating], b: FloatArray) -> NDArray[np.float64]:
+    """Lab distance (over the last axis: one colour, or an image's) with lightness
+    half-weighted: light falls off across a board."""
+    d = np.asarray(a, np.float64) - b
+    return np.asarray(np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2))
 
 
 def _precise(lab: Lab, quad: FloatArray, samples: int = 160, step: float = 0.25) -> FloatArray:
@@ -447,8 +449,6 @@ def _rail_end(share: NDArray[np.float64], width: int) -> int:
     end, gap = start, max(1, round(RAIL_GAP * width))
     while end < len(share) and (share[end : end + gap + 1] >= RAIL_SHARE).any():
         end += 1  # the rail, seen aslant or through its shadow, dips a column or two
-    while share[end - 1] < RAIL_SHARE:
-        end -= 1
     tray = share[round(0.01 * width) : start]
     beyond = share[end : end + round(RAIL_CLEAR * width)]
     clear = all(
@@ -472,21 +472,17 @@ def _behind_rails(lab: Lab, quad: FloatArray, frame: FloatArray) -> FloatArray:
     sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
     across, along = sides[0] + sides[2], sides[1] + sides[3]
     ordered = quad if across >= along else np.roll(quad, -1, axis=0)  # long side first
-    width = RAIL_VIEW
-    height = max(40, round(width * min(across, along) / max(across, along)))
-    rect = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
-    to_rect = cv2.getPerspectiveTransform(ordered.astype(np.float32), rect)
-    view = cv2.warpPerspective(
-        lab, to_rect, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    d = view - frame.astype(np.float32)
-    near = np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2) < FRAME_COLOUR
-    share = near[round(0.04 * height) : round(0.96 * height)].mean(axis=0).astype(np.float64)
-    start, end = _rail_end(share, width), width - _rail_end(share[::-1], width)
-    if start == 0 and end == width:
+    view, to_image, nu, nv = layout_fit.rectified(lab, ordered, RAIL_VIEW)
+    x0, y0 = round(layout_fit.MARGIN * nu), layout_fit.MARGIN * nv  # the surface's corner
+    near = _colour_distance(view, frame) < FRAME_COLOUR
+    rows = near[round(y0 + 0.04 * nv) : round(y0 + 0.96 * nv), x0 : x0 + nu]
+    share = rows.mean(axis=0).astype(np.float64)
+    start, end = _rail_end(share, nu), nu - _rail_end(share[::-1], nu)
+    if start == 0 and end == nu:
         return quad
-    ends = np.array([[start, 0], [end, 0], [end, height], [start, height]], np.float32)
-    back = cv2.perspectiveTransform(ends[None], np.linalg.inv(to_rect))[0]
+    ends = np.array([[start, 0], [end, 0], [end, nv], [start, nv]], np.float64)
+    ends += np.array([x0, y0])
+    back = cv2.perspectiveTransform(ends[None], to_image)[0]
     return clockwise(back.astype(np.float64))
 
 
