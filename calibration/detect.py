@@ -9,7 +9,9 @@
    (a gentle curve where lens distortion bends it) and the sides' intersections
    give the surface's corners. Starts just outside the outline are tried too;
    the surface is the candidate with one even colour all round just outside it
-   (the frame) and a clear step to the inside.
+   (the frame) and a clear step to the inside. On an open case that edge runs round
+   the trays too: each short end is moved in behind a tray's rail, a full-height run
+   of the frame's colour near it (`_behind_rails`).
 3. The points' layout (`calibration.layout_fit`), searched within the outline and
    refined from that inner edge: where the two agree, the layout's sides are taken
    (fitted along their whole length and to the points); where they differ (a tray the
@@ -26,6 +28,21 @@
    the colours fit are only named, first, in the refusal.
 4. Sub-pixel at full resolution: each side's colour step located at half height
    along its normal, fitted again robustly.
+
+A board cut by the picture's edge (`_cut`: a stream's frame cut at the top, a case wider
+than the picture) has one side of its outline on the picture's edge, so each step that
+trusts the outline or the frame's edge there is weaker, and `find_board` asks more:
+
+| step | whole board | cut board |
+|---|---|---|
+| outline too oblique | refused | not judged; the surface found is |
+| trays behind their rails | ends moved in | not moved: the edge's side may be off |
+| the points' layout | wins as in 3 | taken only where the frame's edge agrees |
+| the colours' places | taken where the layout's differ | only named, first, in the refusal |
+| the surface in view | the colours' place checked (`_in_view`) | every place checked |
+
+Where a cut board's surface is not taken, the refusal (`AmbiguousBoard`) names the places
+found for `calibrate`'s starting position to choose between.
 
 Corners come back clockwise in the image; which long side is white's and where
 white's home is are decided by `calibration.orient`.
