@@ -954,6 +954,13 @@ class Referee:
             mean = fit.cost / self._looks
             if reading is not None and mean > 0:
                 misread = self._misread_roll(reading, match, plays)
+                if not misread and forced and mean > x.close_max:
+                    # The other player has thrown (the play stands, whatever it was) and
+                    # no play of the roll read explains the board: a die read surely may
+                    # be the one misread (the board then shows a play of the roll with
+                    # that face changed), rather than a play taken that the board
+                    # contradicts and the game going on from a position it is not in.
+                    misread = self._misread_roll(reading, match, plays, sure_too=True)
                 if misread:
                     return misread
             clear = fit.margin >= x.margin_min
@@ -989,7 +996,9 @@ class Referee:
             # (a lone legal play has no other to beat: it waits for a closer look).
             noisy_but_clear = clear and mean <= x.accept_max and len(plays) > 1 and not unplayed
             if forced or noisy_but_clear:
-                return self._play(plays[fit.index], fit, s, match)
+                # forced on a board the play does not explain: flagged to be checked
+                check = forced and mean > x.close_max
+                return self._play(plays[fit.index], fit, s, match, check=check)
         elif forced:
             # Nothing seen to go by: the game goes on with a play to be checked, and the
             # board corrects the position at the next sure looks.
@@ -999,9 +1008,10 @@ class Referee:
         return self._ask(mover, "the board shows no one play clearly")
 
     def _misread_roll(
-        self, reading: WeighedBoard, match: Match, plays: Sequence[Play]
+        self, reading: WeighedBoard, match: Match, plays: Sequence[Play], sure_too: bool = False
     ) -> list[Event]:
-        """A die of the roll read unsure (below `die_sure`) may be misread. Where a roll
+        """A die of the roll read unsure (below `die_sure`; `sure_too`: any die, where the
+        look before explains the play found too) may be misread. Where a roll
         with its face changed has a legal play that explains the board (within half a
         checker) better by `margin_min` than every play of the roll read and than any
         other result, the dice are corrected (a `correction` with the dice as the board
@@ -1018,7 +1028,7 @@ class Referee:
         x = self.explain
         rolls: set[tuple[int, int]] = set()
         for i, die in enumerate(thrown):
-            if die.confidence < x.die_sure:
+            if sure_too or die.confidence < x.die_sure:
                 other = faces[1 - i]
                 rolls |= {(max(v, other), min(v, other)) for v in range(1, 7) if v != die.value}
         rolls.discard((max(match.dice), min(match.dice)))
@@ -1031,6 +1041,13 @@ class Referee:
         best, cost, keys, margin = _best_result(reading, turns, read)
         if cost > 0.5 or margin < x.margin_min:
             return []
+        if sure_too:
+            # A die read surely is changed only where the look before explained that
+            # play too: a place misread on one look can make the board show another
+            # roll's play.
+            previous = self._previous
+            if previous is None or previous is reading or previous.cost(best) > x.close_max:
+                return []
         dice, *others = sorted(keys, key=_likelier)
         note = f"dice read {match.dice[0]}-{match.dice[1]}: the board shows a play of "
         note += f"{dice[0]}-{dice[1]}" + "".join(f" (or {a}-{b})" for a, b in others)

@@ -481,6 +481,37 @@ def test_a_play_that_a_die_read_unsure_contradicts_corrects_that_die(confidence:
         assert t.types(out) == ["dice_picked_up", "illegal_play"]
 
 
+def test_a_die_read_surely_that_the_play_contradicts_is_corrected_once_the_play_stands() -> None:
+    """Black, bearing off with five checkers on his 6 point, throws 6-5, read surely as
+    6-6, and plays 6-5's 6/off 6/1. No 6-6 play gives that board, and where it differs
+    from 6-6's only play (6/off(4)) the checkers borne off are not seen: no illegal play
+    is called. White's throw makes the play stand. Until 2026-12-08 6/off(4) was then
+    taken, not flagged, and the referee went on from a position two checkers off (a
+    game of `benchmarks/referee.py --noise`, seed 1100, ended with the wrong winner).
+    Now the board's play of the roll with one face changed is taken: the dice corrected
+    to 6-5 and the play recorded, to be checked."""
+    white = [0] * 26
+    white[6] = 15
+    black = [0] * 26
+    black[0], black[6] = 10, 5
+    t, board = black_to_roll_at(white, black)
+    sixes = [at(D(6, "left"), 300, 500), at(D(6, "left"), 420, 520)]
+    assert t.types(t.still(sixes)) == ["roll"]
+    assert t.match.dice == (6, 6)
+    after = parse_play(board, (6, 5), "6/off 6/1").result
+    t.hand()
+    t.still(sixes, board=after)
+    t.hand()
+    t.still([], board=after)
+    t.hand()
+    out = t.still([D(4, "right"), D(2, "right")], board=after)
+    assert t.types(out)[:3] == ["correction", "play", "roll"]
+    assert out[0]["dice"] == [6, 5] and "6-6" in out[0]["note"]
+    assert out[1]["play"] == "6/1 6/off" and out[1]["fit"]["check"] is True
+    assert out[2]["player"] == "white" and out[2]["dice"] == [4, 2]
+    assert t.match.position.black == after.black
+
+
 def test_a_die_read_unsure_does_not_hide_an_illegal_play_no_roll_has() -> None:
     """The same throw, the 3 read unsure, but black moves a checker he did not play a
     point on (24/18 13/10 and 6/5): no roll with the 3 changed has that play either. It
