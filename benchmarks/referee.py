@@ -301,7 +301,7 @@ NOISE_FLOORS = [
     # longer, 2 and 1 events)
     Floor("events right, counts 2%", "counts 2%", at_least=0.9986),
     Floor("events right, counts 10%", "counts 10%", at_least=0.9881),
-    # Dice misread at full confidence (2026-12-08: 98.96% and 98.26% before a die read
+    # Dice misread at full confidence (2026-12-07: 98.96% and 98.26% before a die read
     # surely was corrected by a play the other player's throw made stand, where no play
     # of the roll read explained the board and the look before showed it too)
     Floor("events right, dice 1%", "dice 1%", at_least=0.9908),

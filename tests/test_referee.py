@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -481,15 +482,12 @@ def test_a_play_that_a_die_read_unsure_contradicts_corrects_that_die(confidence:
         assert t.types(out) == ["dice_picked_up", "illegal_play"]
 
 
-def test_a_die_read_surely_that_the_play_contradicts_is_corrected_once_the_play_stands() -> None:
-    """Black, bearing off with five checkers on his 6 point, throws 6-5, read surely as
-    6-6, and plays 6-5's 6/off 6/1. No 6-6 play gives that board, and where it differs
-    from 6-6's only play (6/off(4)) the checkers borne off are not seen: no illegal play
-    is called. White's throw makes the play stand. Until 2026-12-08 6/off(4) was then
-    taken, not flagged, and the referee went on from a position two checkers off (a
-    game of `benchmarks/referee.py --noise`, seed 1100, ended with the wrong winner).
-    Now the board's play of the roll with one face changed is taken: the dice corrected
-    to 6-5 and the play recorded, to be checked."""
+def six_six_read_then_shown(
+    shown: Callable[[Position], Position],
+) -> tuple[Table, Position, list[dict]]:
+    """Black, bearing off with five checkers on his 6 point, throws 6-6, read surely; the
+    board then shows `shown` (of the board before), through the pick-up, and white throws
+    4-2. The table, the board shown and the events of white's throw."""
     white = [0] * 26
     white[6] = 15
     black = [0] * 26
@@ -498,13 +496,27 @@ def test_a_die_read_surely_that_the_play_contradicts_is_corrected_once_the_play_
     sixes = [at(D(6, "left"), 300, 500), at(D(6, "left"), 420, 520)]
     assert t.types(t.still(sixes)) == ["roll"]
     assert t.match.dice == (6, 6)
-    after = parse_play(board, (6, 5), "6/off 6/1").result
+    after = shown(board)
     t.hand()
     t.still(sixes, board=after)
     t.hand()
     t.still([], board=after)
     t.hand()
-    out = t.still([D(4, "right"), D(2, "right")], board=after)
+    return t, after, t.still([D(4, "right"), D(2, "right")], board=after)
+
+
+def test_a_die_read_surely_that_the_play_contradicts_is_corrected_once_the_play_stands() -> None:
+    """Black, bearing off with five checkers on his 6 point, throws 6-5, read surely as
+    6-6, and plays 6-5's 6/off 6/1. No 6-6 play gives that board, and where it differs
+    from 6-6's only play (6/off(4)) the checkers borne off are not seen: no illegal play
+    is called. White's throw makes the play stand. Until 2026-12-07 6/off(4) was then
+    taken, not flagged, and the referee went on from a position two checkers off (a
+    game of `benchmarks/referee.py --noise`, seed 1100, ended with the wrong winner).
+    Now the board's play of the roll with one face changed is taken: the dice corrected
+    to 6-5 and the play recorded, to be checked."""
+    t, after, out = six_six_read_then_shown(
+        lambda board: parse_play(board, (6, 5), "6/off 6/1").result
+    )
     assert t.types(out)[:3] == ["correction", "play", "roll"]
     assert out[0]["dice"] == [6, 5] and "6-6" in out[0]["note"]
     assert out[1]["play"] == "6/1 6/off" and out[1]["fit"]["check"] is True
@@ -517,23 +529,14 @@ def test_a_play_that_stands_on_a_board_it_does_not_explain_is_flagged() -> None:
     no play of 6-6 nor of a roll with one face changed (it differs from 6-6's only play
     where the checkers borne off are not seen: no illegal play called). White's throw makes
     the play stand: 6-6's play is taken, as the best there is, but flagged to be checked
-    (until 2026-12-08 only a small margin flagged it, and a lone play has none)."""
-    white = [0] * 26
-    white[6] = 15
-    black = [0] * 26
-    black[0], black[6] = 10, 5
-    t, board = black_to_roll_at(white, black)
-    sixes = [at(D(6, "left"), 300, 500), at(D(6, "left"), 420, 520)]
-    assert t.types(t.still(sixes)) == ["roll"]
-    shown = list(board.black)
-    shown[6], shown[2], shown[1] = 3, 1, 1
-    after = Position(board.white, tuple(shown), board.turn)
-    t.hand()
-    t.still(sixes, board=after)
-    t.hand()
-    t.still([], board=after)
-    t.hand()
-    out = t.still([D(4, "right"), D(2, "right")], board=after)
+    (until 2026-12-07 only a small margin flagged it, and a lone play has none)."""
+
+    def moved(board: Position) -> Position:
+        shown = list(board.black)
+        shown[6], shown[2], shown[1] = 3, 1, 1
+        return Position(board.white, tuple(shown), board.turn)
+
+    t, _, out = six_six_read_then_shown(moved)
     assert t.types(out)[:2] == ["play", "roll"]
     assert out[0]["play"] == "6/off(4)" and out[0]["fit"]["check"] is True
 
