@@ -1044,9 +1044,9 @@ class Referee:
         if sure_too:
             # A die read surely is changed only where the look before explained that
             # play too: a place misread on one look can make the board show another
-            # roll's play.
+            # roll's play. (Only a look not forced sets `_previous` here: never this one.)
             previous = self._previous
-            if previous is None or previous is reading or previous.cost(best) > x.close_max:
+            if previous is None or previous.cost(best) > x.close_max:
                 return []
         dice, *others = sorted(keys, key=_likelier)
         note = f"dice read {match.dice[0]}-{match.dice[1]}: the board shows a play of "
