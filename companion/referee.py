@@ -241,6 +241,10 @@ class Referee:
         self._illegal: tuple[Play, Position] | None = None
         self._unexplained = 0  # plays in a row that no legal result explained well
         self._previous: WeighedBoard | None = None  # the last look's reading
+        # The last look's reading and the frame its still settled at, and the same of the
+        # last look at an earlier still (`_still_look`): a still looked at twice is one look.
+        self._still: tuple[int, WeighedBoard] | None = None
+        self._still_before: tuple[int, WeighedBoard] | None = None
         self._fix: tuple[int, Event] | None = None  # since which frame, and the request
         self._last: tuple[Any, ...] | None = None
         self._count = 0
@@ -948,6 +952,7 @@ class Referee:
             self._looks += 1
             if not forced:
                 self._previous = reading
+                self._still_look(reading)
         fit = self._fit()
         x = self.explain
         if fit is not None:
@@ -1168,11 +1173,13 @@ class Referee:
         reading = self._reading(s)
         if reading is None:
             return []
-        previous, self._previous = self._previous, reading
+        self._previous = reading
+        previous = self._still_look(reading)
         believed = match.position
         if self._unexplained >= self.explain.resync_lost and reading.sure_everywhere:
             seen = reading.position
-            # Lost for plays in a row: the board read surely, twice alike, is taken whole.
+            # Lost for plays in a row: the board read surely, alike on two stills (the
+            # hands between them), is taken whole.
             if (
                 seen is not None
                 and previous is not None
@@ -1200,6 +1207,18 @@ class Referee:
         if corrected is None or not plausible_correction(believed, corrected):
             return []
         return self._correct(corrected)
+
+    def _still_look(self, reading: WeighedBoard) -> WeighedBoard | None:
+        """Remembers `reading` as this still's (the frame it settled at); returns the last
+        reading of an earlier still. One still is looked at twice at times (a play taken,
+        then the board looked at as the next turn's): its reading twice is one reading, and
+        a board misread alike twice so is no board seen twice (counts 5%, seed 703: a still
+        read with white's checker on the bar as one on its 20-point, its two looks alike,
+        was taken whole, and the game was lost)."""
+        if self._still is None or self._still[0] != self._frame:
+            self._still_before = self._still
+        self._still = (self._frame, reading)
+        return None if self._still_before is None else self._still_before[1]
 
     def _correct(self, position: Position) -> list[Event]:
         """Takes `position` for the board: a correction event in the match log."""
