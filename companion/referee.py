@@ -998,8 +998,15 @@ class Referee:
             ):
                 return self._call_illegal(observed, mover, plays[fit.index])
             # A noisy reading that one play still explains clearly better than any other
-            # (a lone legal play has no other to beat: it waits for a closer look).
-            noisy_but_clear = clear and mean <= x.accept_max and len(plays) > 1 and not unplayed
+            # (a lone legal play has no other to beat: it waits for a closer look). On a
+            # board it does not explain, a checker of margin is within the noise: it is
+            # taken before another look only by a margin no glance is asked for.
+            noisy_but_clear = (
+                fit.margin >= x.check_margin
+                and mean <= x.accept_max
+                and len(plays) > 1
+                and not unplayed
+            )
             if forced or noisy_but_clear:
                 # forced on a board the play does not explain: flagged to be checked
                 check = forced and mean > x.close_max
