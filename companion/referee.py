@@ -1002,7 +1002,8 @@ class Referee:
             # board it does not explain, a checker of margin is within the noise: it is
             # taken before another look only by a margin no glance is asked for.
             noisy_but_clear = (
-                fit.margin >= x.check_margin
+                clear
+                and fit.margin >= x.check_margin
                 and mean <= x.accept_max
                 and len(plays) > 1
                 and not unplayed
