@@ -240,11 +240,10 @@ class Referee:
         # board as read, until another look confirms it or shows the legal play after all.
         self._illegal: tuple[Play, Position] | None = None
         self._unexplained = 0  # plays in a row that no legal result explained well
-        self._previous: WeighedBoard | None = None  # the last look's reading
-        # The last look's reading and the frame its still settled at, and the same of the
-        # last look at an earlier still (`_still_look`): a still looked at twice is one look.
+        # The last look's reading with the frame its still settled at, and the last
+        # reading of an earlier still (`_still_look`): a still looked at twice is one look.
         self._still: tuple[int, WeighedBoard] | None = None
-        self._still_before: tuple[int, WeighedBoard] | None = None
+        self._still_before: WeighedBoard | None = None
         self._fix: tuple[int, Event] | None = None  # since which frame, and the request
         self._last: tuple[Any, ...] | None = None
         self._count = 0
@@ -951,7 +950,6 @@ class Referee:
             self._stay += reading.cost(match.position)
             self._looks += 1
             if not forced:
-                self._previous = reading
                 self._still_look(reading)
         fit = self._fit()
         x = self.explain
@@ -1074,8 +1072,8 @@ class Referee:
         if sure_too:
             # A die read surely is changed only where the look before explained that
             # play too: a place misread on one look can make the board show another
-            # roll's play. (Only a look not forced sets `_previous` here: never this one.)
-            previous = self._previous
+            # roll's play. (Only a look not forced is remembered: never this one.)
+            previous = None if self._still is None else self._still[1]
             if previous is None or previous.cost(best) > x.close_max:
                 return []
         dice, *others = sorted(keys, key=_likelier)
@@ -1198,7 +1196,6 @@ class Referee:
         reading = self._reading(s)
         if reading is None:
             return []
-        self._previous = reading
         previous = self._still_look(reading)
         believed = match.position
         if self._unexplained >= self.explain.resync_lost and reading.sure_everywhere:
@@ -1240,10 +1237,10 @@ class Referee:
         a board misread alike twice so is no board seen twice (counts 5%, seed 703: a still
         read with white's checker on the bar as one on its 20-point, its two looks alike,
         was taken whole, and the game was lost)."""
-        if self._still is None or self._still[0] != self._frame:
-            self._still_before = self._still
+        if self._still is not None and self._still[0] != self._frame:
+            self._still_before = self._still[1]
         self._still = (self._frame, reading)
-        return None if self._still_before is None else self._still_before[1]
+        return self._still_before
 
     def _correct(self, position: Position) -> list[Event]:
         """Takes `position` for the board: a correction event in the match log."""
