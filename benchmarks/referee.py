@@ -306,9 +306,10 @@ NOISE_FLOORS = [
     Floor("events right, counts 10%", "counts 10%", at_least=0.9906),
     # Dice misread at full confidence (2026-12-07: 98.96% and 98.26% before a die read
     # surely was corrected by a play the other player's throw made stand, where no play
-    # of the roll read explained the board and the look before showed it too)
+    # of the roll read explained the board and the look before showed it too; 98.37%
+    # until the look before need only prefer it, seventh session)
     Floor("events right, dice 1%", "dice 1%", at_least=0.9908),
-    Floor("events right, dice 1% + counts 2%", "dice 1% + counts 2%", at_least=0.9837),
+    Floor("events right, dice 1% + counts 2%", "dice 1% + counts 2%", at_least=0.9842),
     # Things at rest read as dice (2026-12-06: 44.19% and 32 of 40 games lost before the
     # referee knew them)
     Floor("events right, 2 things at rest", "2 things at rest", at_least=0.9993),
@@ -367,7 +368,12 @@ NOISE_FLOORS = [
     # extra); and a roll with no play thrown again (recorded at its pick-up: not called back)
     Floor("events right, cocked read flat 50%", "cocked read flat 50%", at_least=0.9857),
     Floor("events right, cocked read flat", "cocked read flat", at_least=0.9678),
-    Floor("events right, cocked flat + counts 2%", "cocked flat + counts 2%", at_least=0.9650),
+    # (0.9650 until 2026-12-07, seventh session: a die read surely is corrected where the
+    # look before preferred the corrected play by `margin_min` without explaining it. Seed
+    # 119, a game already lost track of for several turns in both, then took a 3-2
+    # correction where it had taken the board whole: 13 -> 19 events wrong, the result
+    # right in both)
+    Floor("events right, cocked flat + counts 2%", "cocked flat + counts 2%", at_least=0.9645),
 ]
 
 
