@@ -792,15 +792,15 @@ class Referee:
 
     def _one_die(self, roller: Color | None, die: DieReading, match: Match) -> list[Event]:
         """One die found of a throw, flat in the roller's section (`roller` None: of the
-        opening throw, in a section). The other may be off the
-        board, out of the picture (a reroll), or on it where the camera does not read it (a
-        small dark die on a dark point: most often, issue 28). No rule calls the throw back
-        for a die the camera did not find: the players, who see the die, say which. If
-        they play, the turn is read from the checkers with this die's face (`_lone`,
-        `_missed_turn`); if the same player throws again first, the throw was called back
-        (`dice_count`, then, `_short`). Meanwhile the roll is asked for by hand if the
-        table stays so. (Until 2026-12-07, seventh session, the throw was called back at
-        once: a false reroll called for every die the camera missed.)"""
+        opening throw, in a section). The other may be off the board, out of the picture
+        (a reroll), or on it where the camera does not read it (a small dark die on a dark
+        point: most often, issue 28). No rule calls the throw back for a die the camera
+        did not find: the players, who see the die, say which. If they play, the turn is
+        read from the checkers with this die's face (`_lone`, `_missed_turn`); if the same
+        player throws again first, the throw was called back (`dice_count`, then:
+        `_short`). Meanwhile the roll is asked for by hand if the table stays so. (Until
+        2026-12-07, seventh session, the throw was called back at once: a false reroll
+        called for every die the camera missed.)"""
         self._await_clear = True
         self._lone = die
         if match.phase == Phase.ILLEGAL:
