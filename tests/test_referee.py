@@ -327,8 +327,8 @@ def test_a_throw_called_back_for_a_thing_read_with_it_is_taken_when_its_play_is_
 def test_a_throw_called_back_for_a_die_missed_is_taken_from_the_play_with_the_die_read(
     read: int, alternatives: list[list[int]] | None
 ) -> None:
-    """One die of a throw missed (a small dark die on a dark point): called back for a die
-    short. The players play it anyway: 24/22 13/7 is 6-2 or 2-2, and a 6 read says which.
+    """One die of a throw missed (a small dark die on a dark point): a die short, not
+    called back. The players play it anyway: 24/22 13/7 is 6-2 or 2-2, and a 6 read says which.
     With a 2 read, the board is sure and the roll is not: the likelier 6-2 is recorded (a
     double is half as likely) and 2-2 named with it."""
     t, after = white_opened_and_played()
@@ -388,7 +388,7 @@ def test_a_missed_turn_is_taken_when_the_other_player_throws() -> None:
 
 @pytest.mark.parametrize("then_throws", [False, True])
 def test_an_opening_throw_a_die_short_is_taken_from_its_play(then_throws: bool) -> None:
-    """The opening throw's white die is missed; black's 6 is read (called back). Black
+    """The opening throw's white die is missed; black's 6 is read (not called back). Black
     plays 24/18 13/10, a 6-3: white's die was the 3. Seen once the dice are picked up, or
     once white throws his roll, if the board was unsure when the die was picked up."""
     t = Table()
@@ -597,7 +597,7 @@ def black_on_the_bar_against_a_closed_board() -> tuple[Table, Position]:
 
 def test_a_turn_with_no_play_is_over_when_the_other_player_throws() -> None:
     """Black is on the bar against white's closed board: no roll enters. Of his throw only a
-    5 is read (called back); he cannot move. White's throw on his side says black's turn is
+    5 is read (not called back); he cannot move. White's throw on his side says black's turn is
     over: black's roll is recorded with no play, then white's."""
     t, closed = black_on_the_bar_against_a_closed_board()
     out = t.still([at(D(5, "left"), 300, 400)], board=closed)
@@ -786,7 +786,7 @@ def test_a_turn_with_no_play_is_taken_with_the_rolls_that_have_none() -> None:
 
 
 def test_the_last_checker_borne_off_after_a_die_missed_ends_the_game() -> None:
-    """Black's last checker lies on his 1 point; of his throw only a 6 is read (called back).
+    """Black's last checker lies on his 1 point; of his throw only a 6 is read (no call).
     He bears the checker off: every roll with a 6 does that, and the game is over."""
     t, last, off = black_bearing_off_last(1)
     six = at(D(6, "left"), 300, 400)
