@@ -283,7 +283,7 @@ class Referee:
         self._lone: DieReading | None = None
         # The call back of a throw a die short (`dice_count`, one die found), made only if
         # the same player throws again before the turn is seen played (`_one_die`).
-        self._short: Event | None = None
+        self._short: tuple[Event, DieReading] | None = None
         # The roll read of a throw called back only for how its dice lay (`LIE_REASONS`:
         # read cocked, or on a checker), until another throw is judged: the players may
         # see the dice flat and play it (a reader's false call), and a turn the camera
@@ -545,8 +545,7 @@ class Referee:
                 match = self.match()
                 return events + (self._throw(s, match) if match.phase == Phase.ROLL else [])
         # an opening throw a die short before, thrown again: called back now (`_one_die`)
-        short, self._short = self._short, None
-        return ([short] if short is not None else []) + self._judge_opening(s)
+        return self._called_short() + self._judge_opening(s)
 
     def _judge_opening(self, s: _Settled) -> list[Event]:
         roll, ok, reasons = roll_verdict(s.raw_dice, "opening", refereeing=True)
@@ -653,10 +652,18 @@ class Referee:
         return len(s.raw_dice) >= 2 and all(d.section == other_side for d in s.raw_dice)
 
     def _throw(self, s: _Settled, match: Match) -> list[Event]:
-        # A throw a die short before, not seen played: it was thrown again, so its die
-        # not found was off the board (or the players took it for so): called back now.
+        return self._called_short() + self._judge_throw(s, match)
+
+    def _called_short(self) -> list[Event]:
+        """A throw a die short before (`_one_die`), not seen played, as a throw comes: it
+        was thrown again, so its die not found was off the board (or the players took it
+        for so), and it is called back now. Unless its one die lies where it lay as this
+        throw landed beside it (`_at_rest`): then that was no throw but a thing at rest
+        read as a die (the cube's face, a clock's button), and nothing is called."""
         short, self._short = self._short, None
-        return ([short] if short is not None else []) + self._judge_throw(s, match)
+        if short is None or _among(short[1], self._rest, self.rest_px):
+            return []
+        return [short[0]]
 
     def _judge_throw(self, s: _Settled, match: Match) -> list[Event]:
         roller = match.on_roll if match.phase == Phase.ROLL else match.on_roll.opponent
@@ -807,7 +814,7 @@ class Referee:
             # A throw a die short is a throw too: the illegal play before it stands.
             self.apply({"type": "accept"})
         player = str(roller) if roller is not None else None
-        self._short = {"type": "reroll", "player": player, "reasons": ["dice_count"]}
+        self._short = ({"type": "reroll", "player": player, "reasons": ["dice_count"]}, die)
         return self._ask(roller, "one die of the throw not found")
 
     def _unreadable(self, roller: Color | None, dice: Sequence[DieReading]) -> list[Event]:

@@ -415,6 +415,21 @@ def test_an_opening_throw_a_die_short_is_taken_from_its_play(then_throws: bool) 
     assert t.match.position.to_json() == played.to_json()
 
 
+def test_a_thing_read_as_one_die_of_a_throw_is_never_called_back_once_a_throw_lands_beside_it() -> (
+    None
+):
+    """A thing read as a die (a clock's button, the cube's face) shows alone in black's
+    section while black is to roll: a throw a die short, for all the referee knows, so
+    nothing is called. Black's throw then lands beside it, the thing lying as it lay: it
+    was no throw, no call back is made for it, and black's roll stands."""
+    t, after = white_opened_and_played()
+    thing = at(D(3, "left"), 300, 700)
+    assert t.still([thing], board=after) == []
+    t.hand()
+    out = t.still([thing, at(D(6, "left"), 500, 400), at(D(4, "left"), 600, 500)])
+    assert [(e["type"], e.get("dice")) for e in out] == [("roll", [6, 4])]
+
+
 def test_an_opening_throw_a_die_short_with_the_board_unchanged_is_rolled_again() -> None:
     """A tie's second die missed: nothing is played, so nothing is inferred. Thrown again,
     the throw a die short is called back then (`dice_count`: the players took its die
