@@ -552,11 +552,11 @@ class Referee:
         self._decided(s.raw_dice, ok and roll is not None)
         if reasons == ["unreadable"]:
             return self._unreadable(None, s.raw_dice)
-        if reasons == ["dice_count"] and len(s.raw_dice) == 1:  # flat, in a section
-            return self._one_die(None, s.raw_dice[0], self.match())
         by_section = {str(d.section): d.value for d in s.raw_dice}
         if not ok or roll is None:
             self._await_clear = True
+            if reasons == ["dice_count"] and len(s.raw_dice) == 1:  # flat, in a section
+                return self._one_die(None, s.raw_dice[0])
             white, black = by_section.get("right"), by_section.get("left")
             if set(reasons) <= LIE_REASONS and white and black and white != black:
                 self._lie = (white, black)
@@ -672,8 +672,6 @@ class Referee:
         self._decided(s.raw_dice, ok and roll is not None)
         if reasons == ["unreadable"]:
             return self._unreadable(roller, s.raw_dice)
-        if reasons == ["dice_count"] and len(s.raw_dice) == 1:
-            return self._one_die(roller, s.raw_dice[0], match)
         if not ok or roll is None:
             self._await_clear = True
             if roll is not None:
@@ -686,6 +684,8 @@ class Referee:
             elif match.phase == Phase.ILLEGAL:
                 # A throw a die short is a throw too: the illegal play before it stands.
                 self.apply({"type": "accept"})
+            if reasons == ["dice_count"] and len(s.raw_dice) == 1:
+                return self._one_die(roller, s.raw_dice[0])
             return [{"type": "reroll", "player": str(roller), "reasons": reasons}]
         events = self._apply({"type": "roll", "dice": list(roll)})
         self._rolled = tuple(s.raw_dice)
@@ -797,7 +797,7 @@ class Referee:
             {"type": "roll", "dice": list(dice)}, rolls[dice], [list(r) for r in others]
         )
 
-    def _one_die(self, roller: Color | None, die: DieReading, match: Match) -> list[Event]:
+    def _one_die(self, roller: Color | None, die: DieReading) -> list[Event]:
         """One die found of a throw, flat in the roller's section (`roller` None: of the
         opening throw, in a section). The other may be off the board, out of the picture
         (a reroll), or on it where the camera does not read it (a small dark die on a dark
@@ -807,12 +807,9 @@ class Referee:
         player throws again first, the throw was called back (`dice_count`, then:
         `_short`). Meanwhile the roll is asked for by hand if the table stays so. (Until
         2026-12-07, seventh session, the throw was called back at once: a false reroll
-        called for every die the camera missed.)"""
-        self._await_clear = True
+        called for every die the camera missed.) The caller has judged it as any throw
+        called back (the dice to be picked up first, an illegal play before it accepted)."""
         self._lone = die
-        if match.phase == Phase.ILLEGAL:
-            # A throw a die short is a throw too: the illegal play before it stands.
-            self.apply({"type": "accept"})
         player = str(roller) if roller is not None else None
         self._short = ({"type": "reroll", "player": player, "reasons": ["dice_count"]}, die)
         return self._ask(roller, "one die of the throw not found")
@@ -1023,6 +1020,8 @@ class Referee:
                 if misread:
                     return misread
             clear = fit.margin >= x.margin_min
+            best = plays[fit.index]
+            ends = best.result.winner() is not None
             # Not taken, nor an illegal play called, while the board shows the roll
             # unplayed as well as played (a play bearing one checker off differs from it at
             # one place only, and a place misread can make up another): the mover may throw
@@ -1031,14 +1030,14 @@ class Referee:
             unplayed = (
                 not forced
                 and reading is not None
-                and plays[fit.index].result.winner() is None
+                and not ends
                 and self._unplayed(match.position, plays, margin=0.0)
             )
             if (
                 not forced
                 and reading is not None
-                and plays[fit.index].result.winner() is None
-                and _seen_all_off(reading, plays[fit.index].result, mover)
+                and not ends
+                and _seen_all_off(reading, best.result, mover)
             ):
                 # The board shows the mover's last checker off, surely, and the roll read
                 # does not end the game: a die misread (its play would end the game) or a
@@ -1049,9 +1048,9 @@ class Referee:
                 # 3-2, 1/off(2) one checker off the board.)
                 return self._ask(mover, "the board shows the game over, the roll read does not")
             if clear and mean <= x.close_max and not unplayed:
-                return self._play(plays[fit.index], fit, s, match)
+                return self._play(best, fit, s, match)
             if mean > x.close_max and reading is not None:
-                mended = self._mended_play(reading, match, plays[fit.index])
+                mended = self._mended_play(reading, match, best)
                 if mended:
                     return mended
             observed = reading.position if reading is not None else None
@@ -1061,10 +1060,10 @@ class Referee:
                 and reading is not None
                 and observed is not None
                 and plausible_play(match.position, observed, mover)
-                and reading.sure_where(observed, plays[fit.index].result)
-                and not self._repeated(reading, plays[fit.index].result)
+                and reading.sure_where(observed, best.result)
+                and not self._repeated(reading, best.result)
             ):
-                return self._call_illegal(observed, mover, plays[fit.index])
+                return self._call_illegal(observed, mover, best)
             # A noisy reading that one play still explains clearly better than any other
             # (a lone legal play has no other to beat: it waits for a closer look). On a
             # board it does not explain, a checker of margin is within the noise: it is
@@ -1079,7 +1078,7 @@ class Referee:
             if forced or noisy_but_clear:
                 # forced on a board the play does not explain: flagged to be checked
                 check = forced and mean > x.close_max
-                return self._play(plays[fit.index], fit, s, match, check=check)
+                return self._play(best, fit, s, match, check=check)
         elif forced:
             # Nothing seen to go by: the game goes on with a play to be checked, and the
             # board corrects the position at the next sure looks.
@@ -1097,7 +1096,7 @@ class Referee:
         forced: bool = True,
     ) -> list[Event] | None:
         """A die of the roll read unsure (below `die_sure`; `sure_too`: any die, where the
-        look before explains the play found too) may be misread. Where a roll
+        look before bears out the play found too) may be misread. Where a roll
         with its face changed has a legal play that explains the board (within half a
         checker) better by `margin_min` than every play of the roll read and than any
         other result, the dice are corrected (a `correction` with the dice as the board
